@@ -1,0 +1,72 @@
+//! The `fifteen` command line (clap): one file per subcommand.
+//!
+//! Every failure becomes one line on stderr (or Knuth's "Sorry …" line on stdout) and an exit
+//! status: 0 solved, 1 no solution exists, 2 bad input or usage. Nothing here panics on input.
+
+pub mod solve;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Provably shortest solutions to sliding puzzles.
+#[derive(Debug, Parser)]
+#[command(name = "fifteen", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve an n-puzzle position optimally (IDA* with the Manhattan bound).
+    Solve(solve::SolveArgs),
+}
+
+/// How a command ended when it did not succeed.
+#[derive(Debug)]
+pub enum Failure {
+    /// No solution exists (exit status 1); the message goes to stdout, as Knuth's programs do.
+    NoSolution(String),
+    /// Something disagreed or failed a check (exit status 1); the message goes to stderr.
+    Disagreement(String),
+    /// Bad input or usage (exit status 2); the message goes to stderr.
+    BadInput(String),
+}
+
+impl Failure {
+    pub fn bad_input(error: impl std::fmt::Display) -> Failure {
+        Failure::BadInput(error.to_string())
+    }
+}
+
+/// Runs the command line and returns the process's exit status.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // clap prints help and version to stdout (status 0) and usage errors to stderr (2).
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::NoSolution(message)) => {
+            if !message.is_empty() {
+                println!("{message}");
+            }
+            ExitCode::from(1)
+        }
+        Err(Failure::Disagreement(message)) => {
+            eprintln!("{message}");
+            ExitCode::from(1)
+        }
+        Err(Failure::BadInput(message)) => {
+            eprintln!("{message}");
+            ExitCode::from(2)
+        }
+    }
+}

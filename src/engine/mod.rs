@@ -1,0 +1,213 @@
+//! The engines and their shared vocabulary.
+//!
+//! Every engine answers the same question — the shortest move sequences from a [`Position`] to
+//! the goal — in the same words: a [`Solution`] (the pieces pushed, split into happy and sad
+//! moves) and [`SearchStats`] (nodes in Korf's sense and timings, per bound). The CLI, the
+//! cross-checker and the comparison runs therefore never special-case an engine.
+//!
+//! The IDA* engines try bounds `h + k` happy moves and `k` sad moves, `k = 0, 1, 2, …`
+//! (Knuth's KORF0/KORF1); each finished bound is reported through the `progress` callback as it
+//! completes, so long searches show their progress.
+
+pub mod reference;
+
+use crate::board::Direction;
+use crate::position::Position;
+use std::fmt;
+
+/// One shortest solution: the tiles pushed, in order (Knuth's numbering).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub moves: Vec<u8>,
+    /// Moves that bring their piece closer to home.
+    pub happy: u32,
+    /// Moves that take their piece farther away. `happy - sad` is the start's Manhattan distance.
+    pub sad: u32,
+}
+
+impl Solution {
+    /// Builds a solution from its moves, classifying each as happy or sad by replaying it.
+    /// Returns `None` when a move is not legal from `start`.
+    pub fn from_moves(start: &Position, moves: Vec<u8>) -> Option<Solution> {
+        let board = start.board();
+        let mut position = *start;
+        let (mut happy, mut sad) = (0, 0);
+        for &tile in &moves {
+            let from = position.tiles().iter().position(|&t| t == tile)?;
+            let to = position.blank();
+            if !position.push(tile) {
+                return None;
+            }
+            if board.is_happy(tile, from, to) {
+                happy += 1;
+            } else {
+                sad += 1;
+            }
+        }
+        Some(Solution { moves, happy, sad })
+    }
+
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Whether the moves are legal from `start` and end at the goal.
+    pub fn solves(&self, start: &Position) -> bool {
+        start.replay(&self.moves).is_ok_and(|end| end.is_goal())
+    }
+}
+
+/// What happened in one iteration (one bound) of an iterative-deepening search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundStats {
+    /// The bound: `happy + sad` moves, with `happy - sad` = the Manhattan distance.
+    pub happy: u32,
+    pub sad: u32,
+    /// Nodes generated in this iteration, in Korf's sense (root 1, every generated child 1),
+    /// when the engine counted them.
+    pub nodes: Option<u64>,
+    pub seconds: f64,
+    /// `true` when the whole tree of this bound was searched (no solution, or `--all`);
+    /// `false` when the search stopped at the first solution.
+    pub completed: bool,
+    /// Solutions found within this bound.
+    pub solutions: u64,
+}
+
+impl BoundStats {
+    pub fn length(&self) -> u32 {
+        self.happy + self.sad
+    }
+}
+
+/// Statistics of a whole search.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// One entry per bound tried, in order.
+    pub bounds: Vec<BoundStats>,
+    /// Total nodes over all bounds, when counted.
+    pub nodes: Option<u64>,
+    pub seconds: f64,
+}
+
+impl SearchStats {
+    /// Sums the per-bound figures into the totals.
+    pub fn from_bounds(bounds: Vec<BoundStats>) -> SearchStats {
+        let nodes = bounds.iter().map(|b| b.nodes).sum::<Option<u64>>();
+        let seconds = bounds.iter().map(|b| b.seconds).sum();
+        SearchStats {
+            bounds,
+            nodes,
+            seconds,
+        }
+    }
+
+    /// Node counts of the bounds searched completely (comparable between engines whatever
+    /// their search order).
+    pub fn completed_nodes(&self) -> Vec<(u32, Option<u64>)> {
+        self.bounds
+            .iter()
+            .filter(|b| b.completed && b.solutions == 0)
+            .map(|b| (b.length(), b.nodes))
+            .collect()
+    }
+}
+
+/// The result of a search: the optimal solutions found (one, or all with `--all`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchOutcome {
+    pub solutions: Vec<Solution>,
+    pub stats: SearchStats,
+}
+
+impl SearchOutcome {
+    /// The optimal length.
+    pub fn length(&self) -> Option<usize> {
+        self.solutions.first().map(Solution::len)
+    }
+}
+
+/// How to search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Find every optimal solution instead of stopping at the first.
+    pub all: bool,
+    /// Count nodes in Korf's sense (some engines run a separate, slower instantiation for it).
+    pub count_nodes: bool,
+    /// The order in which the blank's directions are tried; `None` = the engine's own order.
+    pub order: Option<[Direction; 4]>,
+    /// Largest memory the engine may use, in bytes (engines that store positions).
+    pub memory_limit: Option<u64>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            all: false,
+            count_nodes: true,
+            order: None,
+            memory_limit: None,
+        }
+    }
+}
+
+/// Why an engine gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    #[error("Sorry ... the goal is unreachable from that start position!")]
+    Unsolvable,
+    #[error("the {engine} engine has no board of size {board}")]
+    UnsupportedBoard { engine: &'static str, board: String },
+    #[error(
+        "the {engine} engine searches in its own fixed order; --order works only with --engine ida"
+    )]
+    OrderNotSupported { engine: &'static str },
+    #[error("{0}")]
+    Limit(String),
+}
+
+/// One way of finding shortest solutions.
+pub trait Engine {
+    /// The name users pick it by (`--engine NAME`).
+    fn name(&self) -> &'static str;
+
+    /// Solves `start` (which must be solvable), reporting each finished bound to `progress`.
+    fn solve(
+        &self,
+        start: &Position,
+        options: &SearchOptions,
+        progress: &mut dyn FnMut(&BoundStats),
+    ) -> Result<SearchOutcome, EngineError>;
+}
+
+/// The engines a user can choose from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// The reference IDA* (Knuth's 15PUZZLE-KORF0).
+    Ida,
+}
+
+impl EngineKind {
+    /// The engine itself.
+    pub fn engine(self) -> Box<dyn Engine> {
+        match self {
+            EngineKind::Ida => Box::new(reference::ReferenceIda),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.engine().name()
+    }
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

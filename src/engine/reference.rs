@@ -1,0 +1,188 @@
+//! The reference IDA*: Knuth's 15PUZZLE-KORF0 (and M. Hiroi's iterative deepening), written
+//! plainly so that it is obviously correct. Every faster engine is checked against it.
+//!
+//! For `k = 0, 1, 2, …` a depth-first search tries to reach the goal with exactly `h + k`
+//! *happy* moves (a piece comes one step closer to home) and `k` *sad* ones (one step farther),
+//! where `h` is the Manhattan distance of the start. Invariant at every node: happy moves left
+//! minus sad moves left equals the node's Manhattan distance; so a node with nothing left is the
+//! goal, and a move is possible only while its kind of move is left.
+//!
+//! Node counting follows Korf (1985): the root counts 1 (once, in the first iteration), every generated child
+//! counts 1 (including the ones the bound then prunes), the move undoing the previous one is never
+//! generated, the goal is recognised when a child is generated, and the search stops at the first
+//! solution (unless every optimal solution is wanted).
+
+use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
+use crate::board::{Board, Direction, MAX_CELLS};
+use crate::position::Position;
+use std::time::Instant;
+
+/// The blank's directions in KORF0's order: east, north, west, south.
+pub const KNUTH_ORDER: [Direction; 4] = Direction::ALL;
+
+/// The reference engine (`--engine ida`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReferenceIda;
+
+impl Engine for ReferenceIda {
+    fn name(&self) -> &'static str {
+        "ida"
+    }
+
+    fn solve(
+        &self,
+        start: &Position,
+        options: &SearchOptions,
+        progress: &mut dyn FnMut(&BoundStats),
+    ) -> Result<SearchOutcome, EngineError> {
+        if !start.is_solvable() {
+            return Err(EngineError::Unsolvable);
+        }
+        let order = options.order.unwrap_or(KNUTH_ORDER);
+        let h = u32::try_from(start.manhattan()).unwrap_or(u32::MAX);
+        let mut bounds = Vec::new();
+        let mut solutions = Vec::new();
+        if h == 0 {
+            // The start is the goal: the root is the only node (Knuth skips the search here).
+            bounds.push(BoundStats {
+                happy: 0,
+                sad: 0,
+                nodes: Some(1),
+                seconds: 0.0,
+                completed: true,
+                solutions: 1,
+            });
+            solutions.push(Solution {
+                moves: Vec::new(),
+                happy: 0,
+                sad: 0,
+            });
+            return Ok(SearchOutcome {
+                solutions,
+                stats: SearchStats::from_bounds(bounds),
+            });
+        }
+        for sad in 0.. {
+            let clock = Instant::now();
+            let mut search = Search::new(start, order, options.all, (h + sad, sad));
+            if sad == 0 {
+                search.nodes = 1; // the root, counted once for the whole search
+            }
+            search.explore(start.blank(), None, h + sad, sad);
+            let bound = BoundStats {
+                happy: h + sad,
+                sad,
+                nodes: Some(search.nodes),
+                seconds: clock.elapsed().as_secs_f64(),
+                completed: options.all || search.solutions.is_empty(),
+                solutions: search.solutions.len() as u64,
+            };
+            progress(&bound);
+            bounds.push(bound);
+            if !search.solutions.is_empty() {
+                solutions = search.solutions;
+                break;
+            }
+        }
+        Ok(SearchOutcome {
+            solutions,
+            stats: SearchStats::from_bounds(bounds),
+        })
+    }
+}
+
+/// The state of one depth-first pass with a fixed bound.
+struct Search {
+    board: Board,
+    order: [Direction; 4],
+    all: bool,
+    /// The bound of this pass: (happy, sad) moves in every solution.
+    quota: (u32, u32),
+    /// `next[cell][d]`: the cell next to `cell` in direction `d`.
+    next: Vec<[Option<usize>; 4]>,
+    /// `distance[tile][cell]`: how far `tile` on `cell` is from home.
+    distance: Vec<Vec<usize>>,
+    tiles: [u8; MAX_CELLS],
+    /// The pieces pushed so far on the current path.
+    path: Vec<u8>,
+    nodes: u64,
+    solutions: Vec<Solution>,
+}
+
+impl Search {
+    fn new(start: &Position, order: [Direction; 4], all: bool, quota: (u32, u32)) -> Search {
+        let board = start.board();
+        let cells = board.cells();
+        let next = (0..cells)
+            .map(|cell| Direction::ALL.map(|d| board.neighbour(cell, d)))
+            .collect();
+        let distance = (0..cells)
+            .map(|tile| {
+                (0..cells)
+                    .map(|cell| board.tile_distance(tile as u8, cell))
+                    .collect()
+            })
+            .collect();
+        let mut tiles = [0u8; MAX_CELLS];
+        tiles[..cells].copy_from_slice(start.tiles());
+        Search {
+            board,
+            order,
+            all,
+            quota,
+            next,
+            distance,
+            tiles,
+            path: Vec::new(),
+            nodes: 0,
+            solutions: Vec::new(),
+        }
+    }
+
+    /// Tries every move from the node whose blank is on `blank`, reached by moving the blank in
+    /// direction `came` (none at the root), with `happy` and `sad` moves left.
+    /// Returns `true` when the search should stop (a solution was found and not all are wanted).
+    fn explore(&mut self, blank: usize, came: Option<Direction>, happy: u32, sad: u32) -> bool {
+        for d in self.order {
+            if came.map(Direction::reverse) == Some(d) {
+                continue; // never undo the previous move
+            }
+            let Some(from) = self.next[blank][d.code() as usize] else {
+                continue;
+            };
+            self.nodes += 1;
+            let tile = self.tiles[from];
+            let is_happy = self.distance[tile as usize][blank] < self.distance[tile as usize][from];
+            let (happy_left, sad_left) = match (is_happy, happy, sad) {
+                (true, 1.., _) => (happy - 1, sad),
+                (false, _, 1..) => (happy, sad - 1),
+                _ => continue, // this kind of move is used up: pruned
+            };
+            self.tiles[blank] = tile;
+            self.tiles[from] = 0;
+            self.path.push(tile);
+            let stop = if happy_left == 0 && sad_left == 0 {
+                // Manhattan distance 0: the goal.
+                debug_assert!(self.tiles[..self.board.cells() - 1]
+                    .iter()
+                    .enumerate()
+                    .all(|(cell, &t)| usize::from(t) == cell + 1));
+                self.solutions.push(Solution {
+                    moves: self.path.clone(),
+                    happy: self.quota.0,
+                    sad: self.quota.1,
+                });
+                !self.all
+            } else {
+                self.explore(from, Some(d), happy_left, sad_left)
+            };
+            self.path.pop();
+            self.tiles[from] = tile;
+            self.tiles[blank] = 0;
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+}
