@@ -4,13 +4,17 @@
 //! - [`board`]: board shapes, directions, home cells and Manhattan distances;
 //! - [`position`]: positions, their notations and conventions, solvability, replay;
 //! - [`engine`]: the engines behind one interface — the reference IDA* (Knuth's KORF0);
+//! - [`korf100`]: Korf's 100 instances with optimal lengths and exact IDA* node counts;
+//! - [`random`]: seeded random walks and uniformly random solvable positions;
 //! - [`cli`]: the `fifteen` command line, one file per subcommand.
 #![forbid(unsafe_code)]
 
 pub mod board;
 pub mod cli;
 pub mod engine;
+pub mod korf100;
 pub mod position;
+pub mod random;
 
 pub use board::{Board, Direction};
 pub use engine::{

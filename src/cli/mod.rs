@@ -43,10 +43,14 @@ impl Failure {
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => {
-            // clap prints help and version to stdout (status 0) and usage errors to stderr (2).
+        Err(error) if !error.use_stderr() => {
+            // --help and --version: clap prints them to stdout.
             let _ = error.print();
-            return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            eprintln!("{}", one_line(&error.render().to_string()));
+            return ExitCode::from(2);
         }
     };
     let result = match cli.command {
@@ -69,4 +73,11 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Squeezes a clap usage error into one line: its text up to the first blank line (the usage
+/// and `--help` hints follow it), with line breaks and indentation folded into single spaces.
+fn one_line(message: &str) -> String {
+    let head = message.split("\n\n").next().unwrap_or(message);
+    head.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -1,0 +1,211 @@
+//! `fifteen solve` as a user meets it: output lines, options, every bad input's message and
+//! exit status (0 solved, 1 no solution, 2 bad input or usage), and no panic anywhere.
+#![forbid(unsafe_code)]
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn fifteen() -> Command {
+    Command::cargo_bin("fifteen").expect("the fifteen binary is built")
+}
+
+/// Runs `fifteen ARGS`, returning (status, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let output = fifteen().args(args).output().expect("fifteen runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn solves_with_knuths_lines() {
+    let (status, stdout, _) = run(&["solve", "--engine", "ida", "01f69a43e8cb572d"]);
+    assert_eq!(status, 0);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 8);
+    assert!(lines[0].starts_with(" ... no solution with 32+0 moves ("));
+    assert!(lines[6].starts_with(" ... no solution with 38+6 moves ("));
+    let last = lines[7];
+    assert!(last.starts_with("Solution in 39+7 moves: "), "{last}");
+    assert!(last.ends_with(" sec)"), "{last}");
+}
+
+#[test]
+fn korf_convention_reads_and_writes_korfs_numbers() {
+    // Korf's instance 9 in his own notation; the moves come back in his numbering too.
+    let korf = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
+    let (status, stdout, _) = run(&["solve", "--engine", "ida", "--convention", "korf", korf]);
+    assert_eq!(status, 0);
+    let (_, knuth, _) = run(&["solve", "--engine", "ida", "01f69a43e8cb572d"]);
+    let moves = |text: &str| -> String {
+        let last = text.lines().last().unwrap_or_default();
+        last.split(": ")
+            .nth(1)
+            .unwrap_or_default()
+            .split(' ')
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let converted: String = moves(&knuth)
+        .chars()
+        .map(|c| {
+            c.to_digit(16)
+                .map_or('?', |x| std::char::from_digit(16 - x, 16).unwrap_or('?'))
+        })
+        .collect();
+    assert_eq!(moves(&stdout), converted);
+    assert_eq!(moves(&stdout).len(), 46);
+}
+
+#[test]
+fn all_prints_every_optimal_solution() {
+    let (status, stdout, _) = run(&["solve", "--engine", "ida", "--all", "867254301"]);
+    assert_eq!(status, 0);
+    let solutions = stdout
+        .lines()
+        .filter(|l| l.starts_with("Solution in 26+5 moves: "))
+        .count();
+    assert_eq!(solutions, 40);
+    assert!(stdout
+        .lines()
+        .last()
+        .is_some_and(|l| l.starts_with("40 optimal solutions")));
+}
+
+#[test]
+fn stats_report_nodes() {
+    let (status, stdout, _) = run(&[
+        "solve",
+        "--engine",
+        "ida",
+        "--order",
+        "SEWN",
+        "--stats",
+        "01f69a43e8cb572d",
+    ]);
+    assert_eq!(status, 0);
+    assert!(stdout.contains("1650696 nodes generated in "), "{stdout}");
+    assert!(stdout.contains(" M nodes/sec)"));
+}
+
+#[test]
+fn json_is_one_object() {
+    let (status, stdout, _) = run(&[
+        "solve",
+        "--engine",
+        "ida",
+        "--json",
+        "--order",
+        "sewn",
+        "01f69a43e8cb572d",
+    ]);
+    assert_eq!(status, 0);
+    let value: serde_json::Value = serde_json::from_str(stdout.trim()).expect("valid JSON");
+    assert_eq!(value["position"], "01f69a43e8cb572d");
+    assert_eq!(value["engine"], "ida");
+    assert_eq!(value["length"], 46);
+    assert_eq!(value["happy"], 39);
+    assert_eq!(value["sad"], 7);
+    assert_eq!(value["nodes"], 1650696);
+    assert_eq!(value["moves"].as_str().map(str::len), Some(46));
+    assert!(value["seconds"].is_f64());
+}
+
+#[test]
+fn other_sizes_and_decimal_notation() {
+    let (status, stdout, _) = run(&["solve", "--engine", "ida", "--size", "2x3", "4,5,0,1,2,3"]);
+    assert_eq!(status, 0, "{stdout}");
+    assert!(stdout
+        .lines()
+        .last()
+        .is_some_and(|l| l.starts_with("Solution in ")));
+    let (status, stdout, _) = run(&["solve", "--engine", "ida", "--size", "2x3", "450123"]);
+    assert_eq!(status, 0);
+    let moves = stdout.lines().last().unwrap_or_default().to_string();
+    assert!(moves.contains("moves: "), "{moves}");
+    // 5x5: a few moves from the goal, written in decimal.
+    let five = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,0,24";
+    let (status, stdout, _) = run(&["solve", "--engine", "ida", five]);
+    assert_eq!(status, 0);
+    assert_eq!(
+        stdout.trim_end().lines().last(),
+        Some("Solution in 1+0 moves: 24 (0.00 sec)")
+    );
+}
+
+#[test]
+fn unsolvable_says_sorry_and_exits_one() {
+    fifteen()
+        .args(["solve", "123456789abcdfe0"])
+        .assert()
+        .code(1)
+        .stdout("Sorry ... the goal is unreachable from that start position!\n");
+    fifteen()
+        .args(["solve", "--json", "123456789abcdfe0"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("\"solvable\":false"));
+}
+
+/// Every bad input: its one-line message on stderr and exit status 2.
+#[test]
+fn bad_inputs_get_knuths_messages() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["solve", "123456789abcdeg0"],
+            "The start position should use only hex digits (0123456789abcdef)!",
+        ),
+        (
+            &["solve", "123456789abcdee0"],
+            "Your start position uses e twice!",
+        ),
+        (
+            &["solve", "--size", "4x4", "123456789abcde0"],
+            "Your start position doesn't use f!",
+        ),
+        (
+            &["solve", "1234567890"],
+            "The start position has 10 tiles; give --size RxC",
+        ),
+        (
+            &["solve", "--size", "3x3", "1,2,3,4,5,6,7,8,0,9"],
+            "Your start position uses 9, but a 3x3 board has tiles 0 to 8 only!",
+        ),
+        (&["solve", "1,2,3,4,5,6,7,8,x"], "is not one!"),
+        (&["solve", "--size", "6x6", "1"], "2 to 5 rows and columns"),
+        (
+            &["solve", "--size", "2x2", "123"],
+            "Your start position doesn't use 0!",
+        ),
+        (
+            &["solve", "--order", "EEWS", "123456789abcdef0"],
+            "--order takes the four directions",
+        ),
+        (
+            &["solve", "--engine", "quantum", "123456789abcdef0"],
+            "invalid value 'quantum'",
+        ),
+        (&["solve"], "required"),
+        (&["solve", ""], "The start position is empty!"),
+    ];
+    for (args, message) in cases {
+        let (status, stdout, stderr) = run(args);
+        assert_eq!(status, 2, "{args:?}: {stdout}{stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        if !stderr.contains("Usage") {
+            assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn wrong_length_on_an_explicit_board() {
+    // Every tile of a 3x3 board, then one more repeated: Knuth's order of checks names the repeat.
+    let (status, _, stderr) = run(&["solve", "--size", "3x3", "1234567800"]);
+    assert_eq!(status, 2);
+    assert_eq!(stderr.trim_end(), "Your start position uses 0 twice!");
+}
