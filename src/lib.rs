@@ -4,6 +4,7 @@
 //! - [`board`]: board shapes, directions, home cells and Manhattan distances;
 //! - [`position`]: positions, their notations and conventions, solvability, replay;
 //! - [`engine`]: the engines behind one interface — the reference IDA* (Knuth's KORF0);
+//! - [`differential`]: checks engines' answers against the position and each other;
 //! - [`korf100`]: Korf's 100 instances with optimal lengths and exact IDA* node counts;
 //! - [`random`]: seeded random walks and uniformly random solvable positions;
 //! - [`cli`]: the `fifteen` command line, one file per subcommand.
@@ -11,6 +12,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod differential;
 pub mod engine;
 pub mod korf100;
 pub mod position;

@@ -3,6 +3,8 @@
 //! Every failure becomes one line on stderr (or Knuth's "Sorry …" line on stdout) and an exit
 //! status: 0 solved, 1 no solution exists, 2 bad input or usage. Nothing here panics on input.
 
+pub mod compare;
+pub mod crosscheck;
 pub mod solve;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +22,10 @@ pub struct Cli {
 pub enum Command {
     /// Solve an n-puzzle position optimally (IDA* with the Manhattan bound).
     Solve(solve::SolveArgs),
+    /// Solve seeded positions with several engines and check that they agree.
+    Crosscheck(crosscheck::CrosscheckArgs),
+    /// Time engines (and external programs) side by side on the same positions.
+    Compare(compare::CompareArgs),
 }
 
 /// How a command ended when it did not succeed.
@@ -55,6 +61,8 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args),
+        Command::Crosscheck(args) => crosscheck::run(&args),
+        Command::Compare(args) => compare::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -65,7 +73,9 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
         Err(Failure::Disagreement(message)) => {
-            eprintln!("{message}");
+            if !message.is_empty() {
+                eprintln!("{message}");
+            }
             ExitCode::from(1)
         }
         Err(Failure::BadInput(message)) => {

@@ -176,6 +176,12 @@ pub trait Engine {
     /// The name users pick it by (`--engine NAME`).
     fn name(&self) -> &'static str;
 
+    /// Whether the engine searches bound by bound (IDA*), so that its per-bound node counts are
+    /// Korf's and comparable between such engines.
+    fn iterative_deepening(&self) -> bool {
+        true
+    }
+
     /// Solves `start` (which must be solvable), reporting each finished bound to `progress`.
     fn solve(
         &self,

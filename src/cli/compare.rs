@@ -1,0 +1,475 @@
+//! `fifteen compare`: the engines (and optionally external programs) on the same positions,
+//! timed side by side.
+//!
+//! First every engine solves every position once with node counting, and the answers are checked
+//! against each other ([`crate::differential`]): a disagreement is an error, not a data point.
+//! Then the timed runs go round-robin — for each repeat, each position, each engine in turn — so
+//! that a noisy machine's drift hits every engine alike. Each cell of the table is the median of
+//! the repeats; the summary compares total times, in the style of hyperfine, with the spread
+//! over the repeats.
+
+use super::Failure;
+use crate::board::Board;
+use crate::differential::{disagreements, EngineRun};
+use crate::engine::{Engine, EngineKind, SearchOptions};
+use crate::korf100;
+use crate::position::{Convention, Position};
+use crate::random::PositionSource;
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::process::Command;
+use std::time::Instant;
+
+/// Korf instances that `--korf100` runs by default: those whose reference search generates
+/// fewer nodes than this (well under a second each).
+const QUICK_KORF_NODES: u64 = 50_000_000;
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Positions to run (hex digits or decimal tiles; quote lists with spaces).
+    #[arg(value_name = "POSITION")]
+    pub positions: Vec<String>,
+
+    /// Board size RxC of the given, random or file positions (inferred for 9/12/16/25 tiles).
+    #[arg(long, value_name = "RxC")]
+    pub size: Option<Board>,
+
+    /// Convention of the given positions.
+    #[arg(long, value_enum, default_value_t = Convention::Knuth)]
+    pub convention: Convention,
+
+    /// Engines to compare, separated by commas (default: all).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
+    pub engines: Vec<EngineKind>,
+
+    /// Korf's 100 instances: without a value the quick ones (under 50 million IDA* nodes),
+    /// `all` for every one, or a comma-separated list of numbers such as `1,9,88`.
+    #[arg(long, value_name = "IDS", num_args = 0..=1, default_missing_value = "quick")]
+    pub korf100: Option<String>,
+
+    /// A file with one position per line (`#` starts a comment).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+
+    /// This many seeded random positions (uniformly random solvable, or walks with --walk).
+    #[arg(long, value_name = "N")]
+    pub random: Option<usize>,
+
+    /// Seed of the random positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// With --random: random walks of this many moves from the goal.
+    #[arg(long, value_name = "L")]
+    pub walk: Option<usize>,
+
+    /// Timed runs of every engine on every position.
+    #[arg(long, default_value_t = 3)]
+    pub repeat: usize,
+
+    /// Also time an external program: the position (Knuth's hex) is appended as its last
+    /// argument and its `Solution in H+S moves` line is checked. May be given several times.
+    #[arg(long, value_name = "CMD")]
+    pub peer: Vec<String>,
+
+    /// Print the results as one JSON object.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+
+    /// Print the results as CSV.
+    #[arg(long)]
+    pub csv: bool,
+}
+
+/// A contestant: one of our engines or an external program.
+enum Contestant {
+    Engine(Box<dyn Engine>),
+    Peer { name: String, argv: Vec<String> },
+}
+
+impl Contestant {
+    fn name(&self) -> String {
+        match self {
+            Contestant::Engine(engine) => engine.name().to_string(),
+            Contestant::Peer { name, .. } => name.clone(),
+        }
+    }
+}
+
+/// One row of the table: a contestant on a position.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Row {
+    pub position: String,
+    pub engine: String,
+    pub length: Option<usize>,
+    pub nodes: Option<u64>,
+    /// Seconds of every timed run.
+    pub runs: Vec<f64>,
+    pub seconds: f64,
+    pub nodes_per_second: Option<f64>,
+}
+
+/// One line of the summary: `faster` ran `ratio ± spread` times faster than `slower`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Speedup {
+    pub faster: String,
+    pub slower: String,
+    pub ratio: f64,
+    pub spread: f64,
+    /// The positions the ratio is taken over (those every contestant ran).
+    pub positions: usize,
+}
+
+pub fn run(args: &CompareArgs) -> Result<(), Failure> {
+    if args.repeat == 0 {
+        return Err(Failure::BadInput("--repeat must be at least 1".into()));
+    }
+    let positions = collect_positions(args)?;
+    if positions.is_empty() {
+        return Err(Failure::BadInput(
+            "no positions: give POSITIONs, --korf100, --file or --random".into(),
+        ));
+    }
+    let kinds: Vec<EngineKind> = if args.engines.is_empty() {
+        EngineKind::value_variants().to_vec()
+    } else {
+        args.engines.clone()
+    };
+    let mut contestants: Vec<Contestant> = kinds
+        .iter()
+        .map(|k| Contestant::Engine(k.engine()))
+        .collect();
+    for command in &args.peer {
+        let argv: Vec<String> = command.split_whitespace().map(str::to_string).collect();
+        if argv.is_empty() {
+            return Err(Failure::BadInput("--peer needs a command".into()));
+        }
+        contestants.push(Contestant::Peer {
+            name: command.clone(),
+            argv,
+        });
+    }
+    let total = (positions.len() * contestants.len() * (args.repeat + 1)) as u64;
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {elapsed} ({eta} left)")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+
+    // Check: every contestant once, with node counting, and the answers must agree.
+    let mut rows: Vec<Row> = Vec::new();
+    let mut problems: Vec<String> = Vec::new();
+    let counting = SearchOptions::default();
+    for (label, start) in &positions {
+        let mut runs = Vec::new();
+        let mut lengths = Vec::new();
+        for contestant in &contestants {
+            let row_index = rows.len();
+            rows.push(Row {
+                position: label.clone(),
+                engine: contestant.name(),
+                length: None,
+                nodes: None,
+                runs: Vec::new(),
+                seconds: 0.0,
+                nodes_per_second: None,
+            });
+            match contestant {
+                Contestant::Engine(engine) => {
+                    let run = EngineRun::new(engine.as_ref(), start, &counting);
+                    if let Ok(outcome) = &run.result {
+                        rows[row_index].length = outcome.length();
+                        rows[row_index].nodes = outcome.stats.nodes;
+                    }
+                    lengths.push((
+                        run.engine.to_string(),
+                        run.result.as_ref().ok().and_then(|o| o.length()),
+                    ));
+                    runs.push(run);
+                }
+                Contestant::Peer { name, argv } => {
+                    let (length, _) = run_peer(argv, start).map_err(Failure::BadInput)?;
+                    rows[row_index].length = length;
+                    lengths.push((name.clone(), length));
+                }
+            }
+            bar.inc(1);
+        }
+        let mut found = disagreements(start, &runs);
+        let answered: Vec<&(String, Option<usize>)> = lengths
+            .iter()
+            .filter(|(name, _)| {
+                !runs
+                    .iter()
+                    .any(|r| r.engine == name && r.skipped().is_some())
+            })
+            .collect();
+        if answered.windows(2).any(|w| w[0].1 != w[1].1) {
+            let said: Vec<String> = answered
+                .iter()
+                .map(|(n, l)| format!("{n} {}", l.map_or("none".into(), |l| l.to_string())))
+                .collect();
+            found.push(format!("lengths differ: {}", said.join(", ")));
+        }
+        found.dedup();
+        for problem in found {
+            problems.push(format!("{label}: {problem}"));
+        }
+    }
+    if !problems.is_empty() {
+        bar.finish_and_clear();
+        return Err(Failure::Disagreement(format!(
+            "the engines disagree, so there is nothing to compare:\n{}",
+            problems.join("\n")
+        )));
+    }
+
+    // Timed runs, round-robin.
+    let plain = SearchOptions {
+        count_nodes: false,
+        ..SearchOptions::default()
+    };
+    let width = contestants.len();
+    for _ in 0..args.repeat {
+        for (p, (_, start)) in positions.iter().enumerate() {
+            for (c, contestant) in contestants.iter().enumerate() {
+                let row = &mut rows[p * width + c];
+                let seconds = match contestant {
+                    Contestant::Engine(engine) => {
+                        let clock = Instant::now();
+                        let result = engine.solve(start, &plain, &mut |_| {});
+                        let seconds = clock.elapsed().as_secs_f64();
+                        result.ok().map(|_| seconds)
+                    }
+                    Contestant::Peer { argv, .. } => {
+                        run_peer(argv, start).map_err(Failure::BadInput)?.1
+                    }
+                };
+                if let Some(seconds) = seconds {
+                    row.runs.push(seconds);
+                }
+                bar.inc(1);
+            }
+        }
+    }
+    bar.finish_and_clear();
+    for row in &mut rows {
+        row.seconds = median(&row.runs);
+        row.nodes_per_second = row
+            .nodes
+            .filter(|_| row.seconds > 0.0)
+            .map(|n| n as f64 / row.seconds);
+    }
+    let names: Vec<String> = contestants.iter().map(Contestant::name).collect();
+    let summary = speedups(&rows, &names, positions.len(), args.repeat);
+    if args.json {
+        let report = serde_json::json!({ "rows": rows, "summary": summary });
+        println!("{report}");
+    } else if args.csv {
+        println!("position,engine,length,nodes,seconds,nodes_per_second");
+        for row in &rows {
+            println!(
+                "{},{},{},{},{:.6},{}",
+                row.position,
+                row.engine,
+                row.length.map_or(String::new(), |l| l.to_string()),
+                row.nodes.map_or(String::new(), |n| n.to_string()),
+                row.seconds,
+                row.nodes_per_second
+                    .map_or(String::new(), |r| format!("{r:.0}")),
+            );
+        }
+    } else {
+        print_table(&rows, &summary);
+    }
+    Ok(())
+}
+
+/// The positions to run, each with the label it is shown under.
+fn collect_positions(args: &CompareArgs) -> Result<Vec<(String, Position)>, Failure> {
+    let mut positions = Vec::new();
+    let parse = |text: &str| {
+        Position::parse(text, args.size, args.convention)
+            .map_err(|e| Failure::BadInput(format!("{text}: {e}")))
+    };
+    for text in &args.positions {
+        let p = parse(text)?;
+        positions.push((p.notation(Convention::Knuth), p));
+    }
+    if let Some(path) = &args.file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure::BadInput(format!("{}: {e}", path.display())))?;
+        for (number, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or_default().trim();
+            if line.is_empty() {
+                continue;
+            }
+            let p = Position::parse(line, args.size, args.convention).map_err(|e| {
+                Failure::BadInput(format!("{} line {}: {e}", path.display(), number + 1))
+            })?;
+            positions.push((p.notation(Convention::Knuth), p));
+        }
+    }
+    if let Some(ids) = &args.korf100 {
+        let all = korf100::instances();
+        let chosen: Vec<&korf100::Instance> = match ids.as_str() {
+            "quick" => all
+                .iter()
+                .filter(|i| i.ida_nodes < QUICK_KORF_NODES)
+                .collect(),
+            "all" => all.iter().collect(),
+            list => {
+                let mut chosen = Vec::new();
+                for id in list.split(',').map(str::trim) {
+                    let instance = id
+                        .parse::<u32>()
+                        .ok()
+                        .and_then(|n| all.iter().find(|i| i.id == n))
+                        .ok_or_else(|| {
+                            Failure::BadInput(format!(
+                                "--korf100 takes `all` or numbers from 1 to 100 separated by commas, not {id:?}"
+                            ))
+                        })?;
+                    chosen.push(instance);
+                }
+                chosen
+            }
+        };
+        for instance in chosen {
+            positions.push((format!("korf{}", instance.id), instance.position));
+        }
+    }
+    if let Some(count) = args.random {
+        let board = args.size.unwrap_or_else(Board::fifteen);
+        let mut source = PositionSource::new(args.seed);
+        for _ in 0..count {
+            let p = match args.walk {
+                Some(length) => source.random_walk(board, length),
+                None => source.random_solvable(board),
+            };
+            positions.push((p.notation(Convention::Knuth), p));
+        }
+    }
+    if let Some((label, _)) = positions.iter().find(|(_, p)| !p.is_solvable()) {
+        return Err(Failure::BadInput(format!(
+            "{label}: the goal is unreachable from that position, so there is nothing to time"
+        )));
+    }
+    Ok(positions)
+}
+
+/// Runs an external solver on `start`; returns the length it printed and its wall-clock time.
+fn run_peer(argv: &[String], start: &Position) -> Result<(Option<usize>, Option<f64>), String> {
+    let (program, rest) = argv
+        .split_first()
+        .ok_or_else(|| "--peer needs a command".to_string())?;
+    let clock = Instant::now();
+    let output = Command::new(program)
+        .args(rest)
+        .arg(start.notation(Convention::Knuth))
+        .output()
+        .map_err(|e| format!("--peer {program}: {e}"))?;
+    let seconds = clock.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let length = stdout.lines().find_map(parse_solution_line);
+    Ok((length, Some(seconds)))
+}
+
+/// The length in a line `Solution in H+S moves: …`.
+pub fn parse_solution_line(line: &str) -> Option<usize> {
+    let rest = line.trim_start().strip_prefix("Solution in ")?;
+    let (split, _) = rest.split_once(" moves")?;
+    let (happy, sad) = split.split_once('+')?;
+    Some(happy.trim().parse::<usize>().ok()? + sad.trim().parse::<usize>().ok()?)
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
+/// Per repeat, the total time of every contestant over all positions; the fastest overall is
+/// compared with each other one as mean ± standard deviation of the per-repeat ratios.
+fn speedups(rows: &[Row], names: &[String], positions: usize, repeat: usize) -> Vec<Speedup> {
+    let width = names.len();
+    // Only positions that every contestant ran (an engine may skip one for its memory limit).
+    let shared: Vec<usize> = (0..positions)
+        .filter(|p| (0..width).all(|c| rows[p * width + c].runs.len() == repeat))
+        .collect();
+    let totals: Vec<Vec<f64>> = (0..width)
+        .map(|c| {
+            (0..repeat)
+                .map(|r| shared.iter().map(|p| rows[p * width + c].runs[r]).sum())
+                .collect()
+        })
+        .collect();
+    let overall: Vec<f64> = totals.iter().map(|t| t.iter().sum()).collect();
+    let Some(fastest) = (0..width).min_by(|&a, &b| overall[a].total_cmp(&overall[b])) else {
+        return Vec::new();
+    };
+    (0..width)
+        .filter(|&c| c != fastest)
+        .map(|c| {
+            let ratios: Vec<f64> = (0..repeat)
+                .map(|r| totals[c][r] / totals[fastest][r].max(1e-12))
+                .collect();
+            let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
+            let variance = if ratios.len() > 1 {
+                ratios.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (ratios.len() - 1) as f64
+            } else {
+                0.0
+            };
+            Speedup {
+                faster: names[fastest].clone(),
+                slower: names[c].clone(),
+                ratio: mean,
+                spread: variance.sqrt(),
+                positions: shared.len(),
+            }
+        })
+        .collect()
+}
+
+fn print_table(rows: &[Row], summary: &[Speedup]) {
+    let width = rows
+        .iter()
+        .map(|r| r.position.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    let engine_width = rows
+        .iter()
+        .map(|r| r.engine.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    println!(
+        "{:<width$}  {:<engine_width$}  {:>6}  {:>12}  {:>9}  {:>12}",
+        "position", "engine", "length", "nodes", "seconds", "nodes/s"
+    );
+    for row in rows {
+        println!(
+            "{:<width$}  {:<engine_width$}  {:>6}  {:>12}  {:>9.4}  {:>12}",
+            row.position,
+            row.engine,
+            row.length.map_or("-".into(), |l| l.to_string()),
+            row.nodes.map_or("-".into(), |n| n.to_string()),
+            row.seconds,
+            row.nodes_per_second
+                .map_or("-".into(), |r| format!("{:.1}M", r / 1e6)),
+        );
+    }
+    println!();
+    println!("Summary");
+    for s in summary {
+        println!(
+            "  {} ran {:.2} ± {:.2} times faster than {} ({} positions)",
+            s.faster, s.ratio, s.spread, s.slower, s.positions
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! The cross-checker catches a wrong engine, and `fifteen crosscheck` / `fifteen compare` work
+//! end to end from the command line.
+#![forbid(unsafe_code)]
+
+use assert_cmd::Command;
+use fifteen::cli::crosscheck::check_positions;
+use fifteen::engine::reference::ReferenceIda;
+use fifteen::random::PositionSource;
+use fifteen::{
+    Board, BoundStats, Convention, Engine, EngineError, Position, SearchOptions, SearchOutcome,
+};
+
+/// An engine that answers like the reference but drops the last two moves of long solutions:
+/// its answers are two moves short and do not replay.
+struct Truncating;
+
+impl Engine for Truncating {
+    fn name(&self) -> &'static str {
+        "truncating"
+    }
+
+    fn solve(
+        &self,
+        start: &Position,
+        options: &SearchOptions,
+        progress: &mut dyn FnMut(&BoundStats),
+    ) -> Result<SearchOutcome, EngineError> {
+        let mut outcome = ReferenceIda.solve(start, options, progress)?;
+        for solution in &mut outcome.solutions {
+            if solution.len() > 20 {
+                solution.moves.truncate(solution.len() - 2);
+            }
+        }
+        Ok(outcome)
+    }
+}
+
+/// An engine whose node counts are off by one in every completed bound.
+struct Miscounting;
+
+impl Engine for Miscounting {
+    fn name(&self) -> &'static str {
+        "miscounting"
+    }
+
+    fn solve(
+        &self,
+        start: &Position,
+        options: &SearchOptions,
+        progress: &mut dyn FnMut(&BoundStats),
+    ) -> Result<SearchOutcome, EngineError> {
+        let mut outcome = ReferenceIda.solve(start, options, progress)?;
+        for bound in &mut outcome.stats.bounds {
+            bound.nodes = bound.nodes.map(|n| n + 1);
+        }
+        Ok(outcome)
+    }
+}
+
+fn positions(count: usize) -> Vec<Position> {
+    let mut source = PositionSource::new(20261121);
+    let board = Board::new(3, 3).expect("3x3");
+    (0..count).map(|_| source.random_solvable(board)).collect()
+}
+
+#[test]
+fn a_wrong_engine_is_caught_and_the_position_named() {
+    let positions = positions(30);
+    let long = positions
+        .iter()
+        .filter(|p| {
+            ReferenceIda
+                .solve(p, &SearchOptions::default(), &mut |_| {})
+                .ok()
+                .and_then(|o| o.length())
+                .is_some_and(|l| l > 20)
+        })
+        .count();
+    assert!(long > 0, "some random 8-puzzles need more than 20 moves");
+    let mut out = Vec::new();
+    let report = check_positions(&positions, &[&ReferenceIda, &Truncating], &mut out, false)
+        .expect("writing to a vector");
+    let text = String::from_utf8_lossy(&out);
+    assert_eq!(report.disagreements, long);
+    assert_eq!(report.positions, 30);
+    assert_eq!(report.runs, 60);
+    let first_bad = text.lines().next().unwrap_or_default();
+    assert!(first_bad.starts_with("DISAGREEMENT 3x3 "), "{text}");
+    assert!(first_bad.contains("do not replay"), "{first_bad}");
+    assert!(first_bad.contains("lengths differ"), "{first_bad}");
+    // The position named is one the truncating engine got wrong.
+    let named = first_bad.split_whitespace().nth(2).unwrap_or_default();
+    let named = Position::parse(named.trim_end_matches(':'), None, Convention::Knuth)
+        .expect("the line names a position");
+    assert!(positions.contains(&named));
+    assert!(text.lines().last().is_some_and(|l| l
+        == format!(
+            "30 positions, 60 engine runs, {long} disagreement{}",
+            if long == 1 { "" } else { "s" }
+        )));
+}
+
+#[test]
+fn node_count_differences_are_disagreements() {
+    let positions = positions(5);
+    let mut out = Vec::new();
+    let report = check_positions(&positions, &[&ReferenceIda, &Miscounting], &mut out, false)
+        .expect("writing to a vector");
+    let text = String::from_utf8_lossy(&out);
+    // Every random 8-puzzle here needs more than its Manhattan bound, so it has a completed bound.
+    assert_eq!(report.disagreements, 5, "{text}");
+    assert!(text.contains("nodes in the completed bound of"), "{text}");
+}
+
+#[test]
+fn agreeing_engines_pass() {
+    let positions = positions(20);
+    let mut out = Vec::new();
+    let report = check_positions(&positions, &[&ReferenceIda, &ReferenceIda], &mut out, false)
+        .expect("writing to a vector");
+    assert_eq!(report.disagreements, 0);
+    assert_eq!(
+        String::from_utf8_lossy(&out).trim_end(),
+        "20 positions, 40 engine runs, 0 disagreements"
+    );
+}
+
+#[test]
+fn crosscheck_command_reports_and_exits_zero() {
+    let output = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args([
+            "crosscheck",
+            "--count",
+            "25",
+            "--seed",
+            "7",
+            "--size",
+            "3x4",
+            "--walk",
+            "30",
+        ])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("25 positions, "), "{last}");
+    assert!(last.ends_with(" engine runs, 0 disagreements"), "{last}");
+}
+
+#[test]
+fn compare_prints_table_and_summary() {
+    let fifteen = assert_cmd::cargo::cargo_bin("fifteen");
+    let peer = format!("{} solve --engine ida", fifteen.display());
+    let output = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args([
+            "compare",
+            "--engines",
+            "ida",
+            "--repeat",
+            "2",
+            "--peer",
+            &peer,
+            "01f69a43e8cb572d",
+            "867254301",
+            "41230756b98a",
+        ])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let positions = ["01f69a43e8cb572d", "867254301", "41230756b98a"];
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| positions.iter().any(|p| l.starts_with(p)))
+        .collect();
+    assert_eq!(rows.len(), 6, "{stdout}");
+    // position, engine, length, nodes (counted for our engines only), seconds, nodes/s.
+    let ida_row = |position: &str| -> Vec<String> {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(position) && l.contains(" ida "))
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    let korf9 = ida_row("01f69a43e8cb572d");
+    assert_eq!(korf9.len(), 6, "{stdout}");
+    assert_eq!(korf9[2], "46");
+    assert!(
+        korf9[3].parse::<u64>().is_ok_and(|n| n > 1_000_000),
+        "{stdout}"
+    );
+    assert!(korf9[4].parse::<f64>().is_ok(), "{stdout}");
+    assert_eq!(ida_row("41230756b98a")[2], "36", "{stdout}");
+    assert_eq!(ida_row("867254301")[2], "31", "{stdout}");
+    assert!(stdout.contains("times faster than"), "{stdout}");
+}
+
+#[test]
+fn compare_runs_korf100_from_the_shipped_data() {
+    let output = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args([
+            "compare",
+            "--engines",
+            "ida",
+            "--repeat",
+            "1",
+            "--korf100",
+            "9,79",
+            "--json",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    let rows = value["rows"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["position"], "korf9");
+    assert_eq!(rows[0]["length"], 46);
+    assert_eq!(rows[1]["position"], "korf79");
+    assert_eq!(rows[1]["length"], 42);
+}
+
+#[test]
+fn compare_refuses_bad_input() {
+    for (args, message) in [
+        (vec!["compare"], "no positions"),
+        (vec!["compare", "--korf100", "101"], "--korf100 takes"),
+        (vec!["compare", "123456789abcdfe0"], "unreachable"),
+        (
+            vec!["compare", "--repeat", "0", "867254301"],
+            "--repeat must be at least 1",
+        ),
+    ] {
+        let output = Command::cargo_bin("fifteen")
+            .expect("binary")
+            .args(&args)
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains(message),
+            "{args:?}"
+        );
+    }
+}
