@@ -36,7 +36,12 @@ impl syn::parse::Parse for Config {
             )?;
         let (mut rows, mut cols) = (None, None);
         for pair in &pairs {
-            let value = match &pair.value {
+            let mut value = &pair.value;
+            // A literal passed through `macro_rules!` arrives in an invisible group.
+            while let syn::Expr::Group(group) = value {
+                value = &group.expr;
+            }
+            let value = match value {
                 syn::Expr::Lit(syn::ExprLit {
                     lit: syn::Lit::Int(int),
                     ..
@@ -138,6 +143,8 @@ pub fn emit(table: &Table) -> TokenStream {
             Action::Undo { .. } => label(s.key),
         })
         .collect();
+    // One byte per stack entry when the states fit (every board up to 4 x 5).
+    let repr = if count < 256 { quote!(u8) } else { quote!(u16) };
     let undo_flags: Vec<bool> = table.states.iter().map(|s| s.key.is_undo()).collect();
     let arms: Vec<TokenStream> = table
         .states
@@ -174,7 +181,7 @@ pub fn emit(table: &Table) -> TokenStream {
         /// The automaton's states, named by Knuth's labels, plus `Bottom` (end of a pass).
         #[allow(non_camel_case_types, clippy::enum_variant_names)]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(u8)]
+        #[repr(#repr)]
         pub enum State {
             Bottom,
             #(#labels,)*
