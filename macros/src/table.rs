@@ -182,11 +182,7 @@ impl Table {
                 }
             }
         }
-        let index = states
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.key, i))
-            .collect();
+        let index = states.iter().enumerate().map(|(i, s)| (s.key, i)).collect();
         Table {
             shape,
             states,
@@ -268,7 +264,10 @@ mod tests {
     }
 
     fn action(table: &Table, name: &str) -> Action {
-        table.get(key(name)).map(|s| s.action).expect("state exists")
+        table
+            .get(key(name))
+            .map(|s| s.action)
+            .expect("state exists")
     }
 
     fn transitions(table: &Table, name: &str) -> (StateKey, StateKey) {
@@ -352,14 +351,8 @@ mod tests {
             (key("r3c2d0p1"), key("r2c2d2p1"))
         );
         // Section 22: the undo r1c2d3p3 takes its piece back from (2,2).
-        assert_eq!(
-            action(&table, "r1c2d3p3"),
-            Action::Undo { neighbour: 10 }
-        );
-        assert_eq!(
-            action(&table, "r0c0d0p0"),
-            Action::Undo { neighbour: 1 }
-        );
+        assert_eq!(action(&table, "r1c2d3p3"), Action::Undo { neighbour: 10 });
+        assert_eq!(action(&table, "r0c0d0p0"), Action::Undo { neighbour: 1 });
     }
 
     #[test]
@@ -367,18 +360,21 @@ mod tests {
         let table = Table::new(4, 4);
         // Every `case tailcode(r,c,d): case code(r,c,d,p):` of sections 10–21.
         let seed = [
-            "000 0003", "100 1003", "200 2003", "300 3001", "010 0103", "110 1103",
-            "210 2103", "310 3102", "020 0203", "120 1203", "220 2203", "320 3202",
-            "012 0120", "112 1121", "212 2121", "312 3121", "022 0220", "122 1221",
-            "222 2221", "322 3221", "032 0323", "132 1321", "232 2321", "332 3321",
-            "101 1010", "111 1110", "121 1210", "131 1313", "201 2010", "211 2110",
-            "221 2210", "231 2313", "301 3010", "311 3110", "321 3210", "331 3312",
-            "003 0030", "013 0132", "023 0232", "033 0332", "103 1031", "113 1132",
+            "000 0003", "100 1003", "200 2003", "300 3001", "010 0103", "110 1103", "210 2103",
+            "310 3102", "020 0203", "120 1203", "220 2203", "320 3202", "012 0120", "112 1121",
+            "212 2121", "312 3121", "022 0220", "122 1221", "222 2221", "322 3221", "032 0323",
+            "132 1321", "232 2321", "332 3321", "101 1010", "111 1110", "121 1210", "131 1313",
+            "201 2010", "211 2110", "221 2210", "231 2313", "301 3010", "311 3110", "321 3210",
+            "331 3312", "003 0030", "013 0132", "023 0232", "033 0332", "103 1031", "113 1132",
             "123 1232", "133 1332", "203 2031", "213 2132", "223 2232", "233 2332",
         ];
         for entry in seed {
             let (tail, state) = entry.split_at(3);
-            let t: Vec<usize> = tail.chars().filter_map(|c| c.to_digit(10)).map(|d| d as usize).collect();
+            let t: Vec<usize> = tail
+                .chars()
+                .filter_map(|c| c.to_digit(10))
+                .map(|d| d as usize)
+                .collect();
             assert_eq!(
                 table.tailcode(t[0], t[1], t[2] as u8),
                 Some(key(state)),
@@ -410,7 +406,10 @@ mod tests {
                         assert_eq!(successor.p, state.key.d ^ 2);
                         assert!(!next.key.is_undo(), "a successor never undoes at once");
                         assert!(table.get(fallback).is_some());
-                        assert_eq!((fallback.row, fallback.col, fallback.p), (state.key.row, state.key.col, state.key.p));
+                        assert_eq!(
+                            (fallback.row, fallback.col, fallback.p),
+                            (state.key.row, state.key.col, state.key.p)
+                        );
                     }
                     // Every chain ends with the undo state of its cell and entry.
                     let chain = table.chain(state.key);

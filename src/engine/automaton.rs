@@ -133,9 +133,21 @@ macro_rules! instantiate {
 }
 
 instantiate!(
+    board2x2 = 2 x 2,
+    board2x3 = 2 x 3,
+    board2x4 = 2 x 4,
+    board2x5 = 2 x 5,
+    board3x2 = 3 x 2,
     board3x3 = 3 x 3,
     board3x4 = 3 x 4,
+    board3x5 = 3 x 5,
+    board4x2 = 4 x 2,
+    board4x3 = 4 x 3,
     board4x4 = 4 x 4,
+    board4x5 = 4 x 5,
+    board5x2 = 5 x 2,
+    board5x3 = 5 x 3,
+    board5x4 = 5 x 4,
     board5x5 = 5 x 5,
 );
 
