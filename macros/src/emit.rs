@@ -265,7 +265,7 @@ pub fn emit(table: &Table) -> TokenStream {
             /// With `COUNT`, every move attempted adds one to `nodes` (Korf's generated nodes).
             #[inline(never)]
             pub fn run<const COUNT: bool>(&mut self, start: State) -> Option<State> {
-                let mut board = self.board;
+                let board = &mut self.board;
                 let mut states = self.states;
                 let mut ts = self.ts;
                 let mut sp = self.sp;
@@ -278,7 +278,6 @@ pub fn emit(table: &Table) -> TokenStream {
                         #(#arms)*
                     }
                 };
-                self.board = board;
                 self.states = states;
                 self.ts = ts;
                 self.sp = sp;
