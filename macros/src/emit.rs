@@ -12,8 +12,7 @@
 //! constants, so there are no bounds checks; a move is happy when its piece's bit is set in a
 //! constant mask, giving Knuth's `del` (1 happy, `SAD` sad) by a bit test and a select.
 //!
-//! Invariant of `run`: `t = (sad << 16) + happy` moves remaining, as in Knuth's `t` with a wider
-//! sad field; `stack[1..=sp]` holds, bottom up, `Bottom`, the root's untried tailcodes, and the
+//! Invariant of `run`: `t = (sad << 8) + happy` moves remaining, Knuth's `t`; `stack[1..=sp]` holds, bottom up, `Bottom`, the root's untried tailcodes, and the
 //! fallback of every move on the current path, each with the `t` to restore. The board is
 //! correct on every cell but the blank's, whose content is never read.
 
@@ -108,7 +107,7 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
                     nodes = nodes.wrapping_add(1);
                 }
                 let piece = board[#neighbour];
-                let del: u32 = if (#mask >> (piece & 31)) & 1 != 0 { 1 } else { SAD };
+                let del: Quota = if (#mask >> (piece & 31)) & 1 != 0 { 1 } else { SAD };
                 if t <= del {
                     if t == del {
                         break Some(State::#me);
@@ -173,8 +172,11 @@ pub fn emit(table: &Table) -> TokenStream {
         pub const CELLS: usize = #cells;
         /// Number of states `(r, c, d, p)`.
         pub const STATES: usize = #count;
-        /// Knuth's `del` for a sad move: one unit of the sad field of `t`.
-        pub const SAD: u32 = 1 << 16;
+        /// Knuth's `t`: `(sad << 8) + happy` moves remaining (paths of at most 255 happy and
+        /// 255 sad moves; the engine keeps within that).
+        pub type Quota = u16;
+        /// Knuth's `del` for a sad move: one unit of the sad field of `t` (a happy move: 1).
+        pub const SAD: Quota = 1 << 8;
         /// Entries of the explicit stack (indexed by a wrapping `u8`).
         pub const STACK: usize = 256;
 
@@ -239,9 +241,9 @@ pub fn emit(table: &Table) -> TokenStream {
         pub struct Machine {
             pub board: [u8; CELLS],
             pub states: [State; STACK],
-            pub ts: [u32; STACK],
+            pub ts: [Quota; STACK],
             pub sp: u8,
-            pub t: u32,
+            pub t: Quota,
             pub nodes: u64,
         }
 

@@ -28,8 +28,9 @@ use std::time::Instant;
 trait Generated: Default {
     type State: Copy;
 
-    /// Prepares a pass with quota `t` from `start`; returns the first state to run.
-    fn set_up(&mut self, start: &Position, t: u32) -> Self::State;
+    /// Prepares a pass from `start` with `happy` and `sad` moves to make (each at most 255);
+    /// returns the first state to run.
+    fn set_up(&mut self, start: &Position, happy: u32, sad: u32) -> Self::State;
     /// Runs until the bottom of the stack (`None`) or a winning move (its state).
     fn run(&mut self, count: bool, state: Self::State) -> Option<Self::State>;
     /// Where to resume after recording a winning move.
@@ -52,8 +53,10 @@ macro_rules! instantiate {
             impl Generated for $module::Machine {
                 type State = $module::State;
 
-                fn set_up(&mut self, start: &Position, t: u32) -> $module::State {
-                    use $module::{tailcode, State, CELLS};
+                fn set_up(&mut self, start: &Position, happy: u32, sad: u32) -> $module::State {
+                    use $module::{tailcode, Quota, State, CELLS, SAD};
+                    let t = Quota::try_from(happy).unwrap_or(Quota::MAX)
+                        + Quota::try_from(sad).unwrap_or(0) * SAD;
                     let mut board = [0u8; CELLS];
                     for (cell, &tile) in board.iter_mut().zip(start.tiles()) {
                         // Knuth's renumbering: a piece is named by its home cell.
@@ -153,7 +156,8 @@ instantiate!(
 
 const NAME: &str = "automaton";
 
-/// Longest path the 256-entry stack can hold (with `Bottom` and four tailcodes under it).
+/// Longest path the 256-entry stack can hold (with `Bottom` and four tailcodes under it); it
+/// also keeps the happy and sad counts within the 8-bit fields of Knuth's `t`.
 pub const MAX_LENGTH: u32 = 250;
 
 /// The automaton engine (`--engine automaton`, the default).
@@ -226,7 +230,7 @@ fn drive<A: Generated>(
             )));
         }
         let clock = Instant::now();
-        let mut state = machine.set_up(start, (sad << 16) + happy);
+        let mut state = machine.set_up(start, happy, sad);
         let mut solutions = Vec::new();
         while let Some(win) = machine.run(options.count_nodes, state) {
             let cells = machine.path_cells(win, length as usize);
