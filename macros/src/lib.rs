@@ -1,3 +1,20 @@
 //! Proc-macro entry points of `fifteen`. The generator itself lives in ordinary modules so that
 //! it can be unit-tested like any other code; this file only parses invocations.
+//!
+//! - [`table`]: which states `(r, c, d, p)` Knuth's automaton has for a board, and where each
+//!   one goes on a move, on a refusal, or at the end of its subtree;
+//! - [`emit`]: the Rust code of one instantiation, a single `loop { match state { … } }`.
 #![forbid(unsafe_code)]
+
+mod emit;
+mod table;
+
+/// `automaton!(rows = R, cols = C)` expands into the items of Knuth's 15PUZZLE-KORF1 automaton
+/// for an `R x C` board: `enum State`, its tables, `tailcode` and `Machine::run`. Invoke it
+/// inside a module of its own, one module per board.
+#[proc_macro]
+pub fn automaton(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    emit::expand(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}

@@ -25,7 +25,7 @@ pub struct SolveArgs {
     pub convention: Convention,
 
     /// Which engine searches.
-    #[arg(long, value_enum, default_value_t = EngineKind::Ida)]
+    #[arg(long, value_enum, default_value_t = EngineKind::Automaton)]
     pub engine: EngineKind,
 
     /// Order in which the blank's directions are tried, a permutation of E, N, W, S

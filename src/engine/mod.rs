@@ -9,6 +9,7 @@
 //! (Knuth's KORF0/KORF1); each finished bound is reported through the `progress` callback as it
 //! completes, so long searches show their progress.
 
+pub mod automaton;
 pub mod reference;
 
 use crate::board::Direction;
@@ -195,6 +196,8 @@ pub trait Engine {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {
+    /// The generated automaton (Knuth's 15PUZZLE-KORF1).
+    Automaton,
     /// The reference IDA* (Knuth's 15PUZZLE-KORF0).
     Ida,
 }
@@ -203,6 +206,7 @@ impl EngineKind {
     /// The engine itself.
     pub fn engine(self) -> Box<dyn Engine> {
         match self {
+            EngineKind::Automaton => Box::new(automaton::Automaton),
             EngineKind::Ida => Box::new(reference::ReferenceIda),
         }
     }

@@ -1,0 +1,378 @@
+//! The code emitter: turns a [`Table`] into Rust items — a fieldless `State` enum with one
+//! variant per state (Knuth's labels, `r1c1d1p0`) and `Bottom`, the tables the engine needs
+//! around the search (each state's cell, direction, fallback; the tailcodes), and
+//! `Machine::run`, whose body is a single `loop { match state { … } }`.
+//!
+//! The shape of `run` follows what made a generated automaton as fast as Knuth's C (measured in
+//! the project's notes): the match is exhaustive over a fieldless enum with no `_` arm, so the
+//! dispatch is a bare jump table that LLVM can copy to every `state = X; continue` site
+//! (threaded code, one predictable indirect jump per edge); each move state carries its
+//! same-cell fallback chain inline, so a refused move costs no dispatch at all; the stack is two
+//! arrays of 256 entries indexed by a wrapping `u8`, and the board a local array indexed only by
+//! constants, so there are no bounds checks; a move is happy when its piece's bit is set in a
+//! constant mask, giving Knuth's `del` (1 happy, `SAD` sad) by a bit test and a select.
+//!
+//! Invariant of `run`: `t = (sad << 8) + happy` moves remaining, Knuth's `t`; `stack[1..=sp]` holds, bottom up, `Bottom`, the root's untried tailcodes, and the
+//! fallback of every move on the current path, each with the `t` to restore. The board is
+//! correct on every cell but the blank's, whose content is never read.
+
+use crate::table::{Action, StateKey, Table};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+/// The parameters of one instantiation: `automaton!(rows = R, cols = C)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl syn::parse::Parse for Config {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Config> {
+        let pairs =
+            syn::punctuated::Punctuated::<syn::MetaNameValue, syn::Token![,]>::parse_terminated(
+                input,
+            )?;
+        let (mut rows, mut cols) = (None, None);
+        for pair in &pairs {
+            let mut value = &pair.value;
+            // A literal passed through `macro_rules!` arrives in an invisible group.
+            while let syn::Expr::Group(group) = value {
+                value = &group.expr;
+            }
+            let value = match value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(int),
+                    ..
+                }) => int.base10_parse::<usize>()?,
+                other => return Err(syn::Error::new_spanned(other, "expected an integer")),
+            };
+            if !(2..=5).contains(&value) {
+                return Err(syn::Error::new_spanned(
+                    &pair.value,
+                    "boards have 2 to 5 rows and columns",
+                ));
+            }
+            if pair.path.is_ident("rows") {
+                rows = Some(value);
+            } else if pair.path.is_ident("cols") {
+                cols = Some(value);
+            } else {
+                return Err(syn::Error::new_spanned(&pair.path, "expected rows or cols"));
+            }
+        }
+        match (rows, cols) {
+            (Some(rows), Some(cols)) => Ok(Config { rows, cols }),
+            _ => Err(input.error("expected `rows = R, cols = C`")),
+        }
+    }
+}
+
+/// Parses the macro's arguments and expands them.
+pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+    let config: Config = syn::parse2(input)?;
+    Ok(emit(&Table::new(config.rows, config.cols)))
+}
+
+fn label(key: StateKey) -> Ident {
+    Ident::new(&key.to_string(), Span::call_site())
+}
+
+/// The code run when state `key` is entered, with its same-cell fallback chain inline.
+fn state_code(table: &Table, key: StateKey) -> TokenStream {
+    let Some(state) = table.get(key) else {
+        return quote! { compile_error!("missing state"); };
+    };
+    let cell = state.cell;
+    match state.action {
+        Action::Undo { neighbour } => quote! {
+            board[#cell] = board[#neighbour];
+            state = states[sp as usize];
+            t = ts[sp as usize];
+            sp = sp.wrapping_sub(1);
+            continue;
+        },
+        Action::Move {
+            neighbour,
+            successor,
+            fallback,
+        } => {
+            let mask = u32::try_from(table.happy_mask(key)).unwrap_or(u32::MAX);
+            let me = label(key);
+            let next = label(successor);
+            let back = label(fallback);
+            let refused = state_code(table, fallback);
+            quote! {
+                if COUNT {
+                    nodes = nodes.wrapping_add(1);
+                }
+                let piece = board[#neighbour];
+                let del: Quota = if (#mask >> (piece & 31)) & 1 != 0 { 1 } else { SAD };
+                if t <= del {
+                    if t == del {
+                        break Some(State::#me);
+                    }
+                    #refused
+                }
+                board[#cell] = piece;
+                sp = sp.wrapping_add(1);
+                states[sp as usize] = State::#back;
+                ts[sp as usize] = t;
+                t -= del;
+                state = State::#next;
+                continue;
+            }
+        }
+    }
+}
+
+/// All items of one instantiation.
+pub fn emit(table: &Table) -> TokenStream {
+    let shape = table.shape;
+    let (rows, cols, cells) = (shape.rows, shape.cols, shape.cells());
+    let count = table.states.len();
+    let labels: Vec<Ident> = table.states.iter().map(|s| label(s.key)).collect();
+    let cells_of: Vec<usize> = table.states.iter().map(|s| s.cell).collect();
+    let directions: Vec<u8> = table.states.iter().map(|s| s.key.d).collect();
+    let fallbacks: Vec<Ident> = table
+        .states
+        .iter()
+        .map(|s| match s.action {
+            Action::Move { fallback, .. } => label(fallback),
+            Action::Undo { .. } => label(s.key),
+        })
+        .collect();
+    // One byte per stack entry when the states fit (every board up to 4 x 5).
+    let repr = if count < 256 { quote!(u8) } else { quote!(u16) };
+    let undo_flags: Vec<bool> = table.states.iter().map(|s| s.key.is_undo()).collect();
+    let arms: Vec<TokenStream> = table
+        .states
+        .iter()
+        .map(|s| {
+            let me = label(s.key);
+            let code = state_code(table, s.key);
+            quote! { State::#me => { #code } }
+        })
+        .collect();
+    let tail_arms: Vec<TokenStream> = (0..rows)
+        .flat_map(|row| (0..cols).map(move |col| (row, col)))
+        .flat_map(|(row, col)| (0..4).map(move |d| (row, col, d)))
+        .filter_map(|(row, col, d)| {
+            let me = label(table.tailcode(row, col, d)?);
+            let cell = shape.cell(row, col);
+            Some(quote! { (#cell, #d) => Some(State::#me), })
+        })
+        .collect();
+    quote! {
+        /// Rows of the board this automaton is generated for.
+        pub const ROWS: usize = #rows;
+        /// Columns of the board.
+        pub const COLS: usize = #cols;
+        /// Cells of the board.
+        pub const CELLS: usize = #cells;
+        /// Number of states `(r, c, d, p)`.
+        pub const STATES: usize = #count;
+        /// Knuth's `t`: `(sad << 8) + happy` moves remaining (paths of at most 255 happy and
+        /// 255 sad moves; the engine keeps within that).
+        pub type Quota = u16;
+        /// Knuth's `del` for a sad move: one unit of the sad field of `t` (a happy move: 1).
+        pub const SAD: Quota = 1 << 8;
+        /// Entries of the explicit stack (indexed by a wrapping `u8`).
+        pub const STACK: usize = 256;
+
+        /// The automaton's states, named by Knuth's labels, plus `Bottom` (end of a pass).
+        #[allow(non_camel_case_types, clippy::enum_variant_names)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(#repr)]
+        pub enum State {
+            Bottom,
+            #(#labels,)*
+        }
+
+        impl State {
+            /// Every state but `Bottom`, in Knuth's code order.
+            pub const ALL: [State; #count] = [#(State::#labels,)*];
+
+            /// The blank's cell in this state (`Bottom`: cell 0).
+            pub const fn cell(self) -> usize {
+                match self {
+                    State::Bottom => 0,
+                    #(State::#labels => #cells_of,)*
+                }
+            }
+
+            /// The direction `d` this state tries (or takes back, for an undo).
+            pub const fn direction(self) -> u8 {
+                match self {
+                    State::Bottom => 0,
+                    #(State::#labels => #directions,)*
+                }
+            }
+
+            /// Whether this state takes the last move back.
+            pub const fn is_undo(self) -> bool {
+                match self {
+                    State::Bottom => false,
+                    #(State::#labels => #undo_flags,)*
+                }
+            }
+
+            /// The next state at the same cell: where a move state goes when its attempt is
+            /// refused or finished (an undo state and `Bottom` are their own).
+            pub const fn fallback(self) -> State {
+                match self {
+                    State::Bottom => State::Bottom,
+                    #(State::#labels => State::#fallbacks,)*
+                }
+            }
+        }
+
+        /// Knuth's `tailcode(r, c, d)` for the blank on `cell`: the state trying only `d`.
+        pub const fn tailcode(cell: usize, d: u8) -> Option<State> {
+            match (cell, d) {
+                #(#tail_arms)*
+                _ => None,
+            }
+        }
+
+        /// One depth-first pass of the automaton: the board (pieces named by their home cell),
+        /// the explicit stack, the quota `t` and the node count.
+        #[derive(Clone, Debug)]
+        pub struct Machine {
+            pub board: [u8; CELLS],
+            pub states: [State; STACK],
+            pub ts: [Quota; STACK],
+            pub sp: u8,
+            pub t: Quota,
+            pub nodes: u64,
+        }
+
+        impl Default for Machine {
+            fn default() -> Machine {
+                Machine {
+                    board: [0; CELLS],
+                    states: [State::Bottom; STACK],
+                    ts: [0; STACK],
+                    sp: 0,
+                    t: 0,
+                    nodes: 0,
+                }
+            }
+        }
+
+        impl Machine {
+            /// Runs the automaton from `state` until it pops `Bottom` (returns `None`) or a
+            /// move reaches the goal (returns that move's state, with the board, stack and `t`
+            /// as they were before it, so that `run(win.fallback())` resumes the search).
+            /// With `COUNT`, every move attempted adds one to `nodes` (Korf's generated nodes).
+            #[inline(never)]
+            pub fn run<const COUNT: bool>(&mut self, start: State) -> Option<State> {
+                let board = &mut self.board;
+                let mut states = self.states;
+                let mut ts = self.ts;
+                let mut sp = self.sp;
+                let mut t = self.t;
+                let mut nodes = self.nodes;
+                let mut state = start;
+                let won = loop {
+                    match state {
+                        State::Bottom => break None,
+                        #(#arms)*
+                    }
+                };
+                self.states = states;
+                self.ts = ts;
+                self.sp = sp;
+                self.t = t;
+                self.nodes = nodes;
+                won
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expansion(rows: usize, cols: usize) -> syn::File {
+        let tokens = expand(quote! { rows = #rows, cols = #cols }).expect("valid arguments");
+        syn::parse2(tokens).expect("the expansion parses as Rust items")
+    }
+
+    /// The `match state` inside `Machine::run`.
+    fn run_match(file: &syn::File) -> syn::ExprMatch {
+        use syn::visit::Visit;
+        struct Finder(Option<syn::ExprMatch>);
+        impl<'a> Visit<'a> for Finder {
+            fn visit_impl_item_fn(&mut self, f: &'a syn::ImplItemFn) {
+                if f.sig.ident == "run" {
+                    struct Inner<'b>(&'b mut Option<syn::ExprMatch>);
+                    impl<'a> Visit<'a> for Inner<'_> {
+                        fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+                            if self.0.is_none() {
+                                *self.0 = Some(m.clone());
+                            }
+                        }
+                    }
+                    Inner(&mut self.0).visit_impl_item_fn(f);
+                }
+            }
+        }
+        let mut finder = Finder(None);
+        finder.visit_file(file);
+        finder.0.expect("run has a match")
+    }
+
+    #[test]
+    fn one_arm_per_state_and_no_catch_all() {
+        for (rows, cols, states) in [(3, 3, 68), (3, 4, 102), (4, 4, 152), (5, 5, 268)] {
+            let file = expansion(rows, cols);
+            let matched = run_match(&file);
+            // Bottom plus one arm per state.
+            assert_eq!(matched.arms.len(), states + 1, "{rows}x{cols}");
+            for arm in &matched.arms {
+                assert!(
+                    matches!(arm.pat, syn::Pat::Path(_)),
+                    "every arm names one state, no `_` or bindings"
+                );
+                assert!(arm.guard.is_none());
+            }
+        }
+    }
+
+    #[test]
+    fn the_expansion_is_deterministic() {
+        let a = expand(quote! { rows = 4, cols = 4 }).map(|t| t.to_string());
+        let b = expand(quote! { rows = 4, cols = 4 }).map(|t| t.to_string());
+        let text = a.expect("expands");
+        assert_eq!(Some(&text), b.as_ref().ok());
+        // The arms come in Knuth's code order.
+        let first = text.find("State :: r0c0d0p3 =>").expect("arm r0c0d0p3");
+        let later = text.find("State :: r3c3d2p2 =>").expect("arm r3c3d2p2");
+        assert!(first < later);
+    }
+
+    #[test]
+    fn fallback_chains_are_inline() {
+        let table = Table::new(4, 4);
+        let key = StateKey::new(1, 1, 3, 0); // tries S, W, N, then undoes E
+        let code = state_code(&table, key).to_string();
+        // Three attempts, one undo, four ways out: three moves and one pop.
+        assert_eq!(code.matches("let piece").count(), 3);
+        assert_eq!(code.matches("states [sp as usize] = State").count(), 3);
+        assert_eq!(code.matches("continue").count(), 4);
+        assert!(code.contains("state = State :: r2c1d0p1"));
+        assert!(code.contains("state = State :: r1c0d3p0"));
+        assert!(code.contains("state = State :: r0c1d2p3"));
+        assert!(code.contains("board [5usize] = board [6usize]"));
+    }
+
+    #[test]
+    fn bad_arguments_are_refused() {
+        assert!(expand(quote! { rows = 4 }).is_err());
+        assert!(expand(quote! { rows = 6, cols = 4 }).is_err());
+        assert!(expand(quote! { rows = 4, cols = 4, depth = 3 }).is_err());
+        assert!(expand(quote! { rows = "4", cols = 4 }).is_err());
+    }
+}

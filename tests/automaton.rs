@@ -1,0 +1,294 @@
+//! Differential tests of the automaton engine (Knuth's KORF1, generated) against the reference
+//! IDA* (KORF0) and against facts recorded from outside: breadth-first distances of every
+//! 8-puzzle position, Korf's optimal lengths, and the final lines of Knuth's own `korf1`.
+//!
+//! Both engines search the same tree bound by bound, in different orders; so they must agree
+//! on the optimal length and on the node count of every bound searched completely, while the
+//! first solution found may differ (and does, on most positions).
+#![forbid(unsafe_code)]
+
+use fifteen::engine::automaton::Automaton;
+use fifteen::engine::reference::ReferenceIda;
+use fifteen::{Board, Convention, Direction, Engine, EngineError, Position, SearchOptions};
+use std::collections::{HashMap, VecDeque};
+
+/// A small deterministic generator (SplitMix64), so every run tests the same corpus.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The goal after `steps` random blank moves that never undo the previous one.
+fn random_walk(board: Board, steps: usize, rng: &mut Rng) -> Position {
+    let mut position = Position::goal(board);
+    let mut last: Option<Direction> = None;
+    for _ in 0..steps {
+        let d = loop {
+            let d = Direction::ALL[rng.below(4)];
+            if Some(d.reverse()) != last && board.neighbour(position.blank(), d).is_some() {
+                break d;
+            }
+        };
+        position.move_blank(d);
+        last = Some(d);
+    }
+    position
+}
+
+/// A uniformly random solvable position.
+fn random_position(board: Board, rng: &mut Rng) -> Position {
+    loop {
+        let mut tiles: Vec<u8> = (0..board.cells() as u8).collect();
+        for i in (1..tiles.len()).rev() {
+            tiles.swap(i, rng.below(i + 1));
+        }
+        let position = Position::from_tiles(board, &tiles).expect("a permutation");
+        if position.is_solvable() {
+            return position;
+        }
+    }
+}
+
+fn counting() -> SearchOptions {
+    SearchOptions::default()
+}
+
+/// Solves with both engines and checks that they agree; returns the optimal length.
+fn agree(start: &Position) -> usize {
+    let options = counting();
+    let fast = Automaton
+        .solve(start, &options, &mut |_| {})
+        .expect("automaton solves");
+    let slow = ReferenceIda
+        .solve(start, &options, &mut |_| {})
+        .expect("reference solves");
+    let length = fast.length().expect("a solution");
+    assert_eq!(Some(length), slow.length(), "length of {start:?}");
+    assert!(fast.solutions[0].solves(start), "{start:?}");
+    assert_eq!(
+        fast.stats.completed_nodes(),
+        slow.stats.completed_nodes(),
+        "completed-bound node counts of {start:?}"
+    );
+    assert_eq!(fast.stats.bounds.len(), slow.stats.bounds.len());
+    let solution = &fast.solutions[0];
+    assert_eq!(
+        solution.happy as usize - solution.sad as usize,
+        start.manhattan()
+    );
+    length
+}
+
+#[test]
+fn random_walks_of_every_board_size() {
+    let mut rng = Rng(1);
+    for rows in 2..=5 {
+        for cols in 2..=5 {
+            let board = Board::new(rows, cols).expect("valid board");
+            assert!(Automaton::supports(board), "{board}");
+            let (steps, count) = match rows * cols {
+                ..=12 => (40, 60),
+                16 => (40, 60),
+                _ => (34, 15),
+            };
+            for _ in 0..count {
+                agree(&random_walk(board, steps, &mut rng));
+            }
+        }
+    }
+}
+
+#[test]
+fn random_positions_of_the_small_boards() {
+    let mut rng = Rng(2);
+    for (rows, cols, count) in [(3, 3, 300), (3, 4, 40)] {
+        let board = Board::new(rows, cols).expect("valid board");
+        for _ in 0..count {
+            agree(&random_position(board, &mut rng));
+        }
+    }
+}
+
+#[test]
+fn korfs_easiest_instances() {
+    let text = include_str!("../data/korf100.tsv");
+    let mut rows: Vec<(String, usize, u64)> = text
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.starts_with("id"))
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            (
+                fields[2].to_string(),
+                fields[4].parse().expect("optimal_length"),
+                fields[5].parse().expect("ida_nodes"),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), 100);
+    rows.sort_by_key(|row| row.2);
+    for (hex, optimal, _) in rows.iter().take(8) {
+        let start = Position::parse(hex, None, Convention::Knuth).expect("valid instance");
+        assert_eq!(agree(&start), *optimal, "Korf's instance {hex}");
+    }
+}
+
+/// Breadth-first distances of every position of a board from the goal.
+fn bfs(board: Board) -> HashMap<Vec<u8>, u32> {
+    let goal = Position::goal(board);
+    let mut distance = HashMap::new();
+    distance.insert(goal.tiles().to_vec(), 0);
+    let mut queue = VecDeque::from([goal]);
+    while let Some(position) = queue.pop_front() {
+        let here = distance[position.tiles()];
+        for d in Direction::ALL {
+            let mut next = position;
+            if next.move_blank(d).is_some() && !distance.contains_key(next.tiles()) {
+                distance.insert(next.tiles().to_vec(), here + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    distance
+}
+
+/// Every solvable 8-puzzle position, solved by the automaton, against breadth-first search;
+/// every 97th also against the reference engine, node counts included.
+#[test]
+fn every_eight_puzzle_position_against_bfs() {
+    let board = Board::new(3, 3).expect("3x3");
+    let distance = bfs(board);
+    assert_eq!(distance.len(), 181_440);
+    assert_eq!(distance.values().max(), Some(&31));
+    let plain = SearchOptions {
+        count_nodes: false,
+        ..SearchOptions::default()
+    };
+    let mut entries: Vec<(&Vec<u8>, &u32)> = distance.iter().collect();
+    entries.sort();
+    for (index, (tiles, &expected)) in entries.into_iter().enumerate() {
+        let start = Position::from_tiles(board, tiles).expect("valid");
+        let outcome = Automaton
+            .solve(&start, &plain, &mut |_| {})
+            .expect("solvable");
+        let solution = &outcome.solutions[0];
+        assert_eq!(solution.len(), expected as usize, "{start:?}");
+        assert!(solution.solves(&start), "{start:?}");
+        assert!(outcome.stats.nodes.is_none());
+        if index % 97 == 0 {
+            agree(&start);
+        }
+    }
+}
+
+/// `--all`: every optimal solution, the same set as the reference engine's.
+#[test]
+fn all_solutions_agree_with_the_reference() {
+    let options = SearchOptions {
+        all: true,
+        ..SearchOptions::default()
+    };
+    let mut rng = Rng(3);
+    let board = Board::new(3, 3).expect("3x3");
+    let mut starts = vec![Position::parse("867254301", None, Convention::Knuth).expect("valid")];
+    starts.extend((0..30).map(|_| random_position(board, &mut rng)));
+    let board = Board::fifteen();
+    starts.extend((0..10).map(|_| random_walk(board, 30, &mut rng)));
+    for (index, start) in starts.iter().enumerate() {
+        let fast = Automaton
+            .solve(start, &options, &mut |_| {})
+            .expect("solves");
+        let slow = ReferenceIda
+            .solve(start, &options, &mut |_| {})
+            .expect("solves");
+        let sorted = |outcome: &fifteen::SearchOutcome| {
+            let mut moves: Vec<Vec<u8>> =
+                outcome.solutions.iter().map(|s| s.moves.clone()).collect();
+            moves.sort();
+            moves
+        };
+        assert_eq!(sorted(&fast), sorted(&slow), "{start:?}");
+        if index == 0 {
+            // Knuth's example: the 8-puzzle position with exactly 40 optimal solutions.
+            assert_eq!(fast.solutions.len(), 40);
+        }
+        // With --all every bound is complete, the last one included.
+        let counts = |o: &fifteen::SearchOutcome| -> Vec<Option<u64>> {
+            o.stats.bounds.iter().map(|b| b.nodes).collect()
+        };
+        assert_eq!(counts(&fast), counts(&slow), "{start:?}");
+        assert!(fast.stats.bounds.iter().all(|b| b.completed));
+        assert_eq!(
+            fast.stats.bounds.last().map(|b| b.solutions),
+            Some(fast.solutions.len() as u64)
+        );
+    }
+}
+
+/// Knuth's `korf1` (built with gcc from the seed) on 4 x 4 positions: the automaton searches
+/// in KORF1's order, so its final line is the same, move for move.
+#[test]
+fn final_lines_of_knuths_korf1() {
+    let data = include_str!("data/korf1_outputs.tsv");
+    let mut checked = 0;
+    for line in data.lines().filter(|l| !l.starts_with('#')) {
+        let (position, expected) = line.split_once('\t').expect("position<TAB>line");
+        let start = Position::parse(position, None, Convention::Knuth).expect("valid");
+        let options = SearchOptions {
+            count_nodes: false,
+            ..SearchOptions::default()
+        };
+        let outcome = Automaton.solve(&start, &options, &mut |_| {});
+        let found = match outcome {
+            Ok(outcome) => {
+                let s = &outcome.solutions[0];
+                format!(
+                    "Solution in {}+{} moves: {}",
+                    s.happy,
+                    s.sad,
+                    start.moves_notation(&s.moves, Convention::Knuth)
+                )
+            }
+            Err(error) => error.to_string(),
+        };
+        assert_eq!(found.trim_end(), expected.trim_end(), "{position}");
+        checked += 1;
+    }
+    assert!(checked >= 10);
+}
+
+#[test]
+fn refusals() {
+    let start = Position::parse("d68cfe0ab7459132", None, Convention::Knuth).expect("valid");
+    let options = SearchOptions {
+        order: Some(Direction::ALL),
+        ..SearchOptions::default()
+    };
+    assert_eq!(
+        Automaton.solve(&start, &options, &mut |_| {}).err(),
+        Some(EngineError::OrderNotSupported {
+            engine: "automaton"
+        })
+    );
+    let unsolvable = Position::parse("123456870", None, Convention::Knuth).expect("valid");
+    assert_eq!(
+        Automaton.solve(&unsolvable, &counting(), &mut |_| {}).err(),
+        Some(EngineError::Unsolvable)
+    );
+    let goal = Position::goal(Board::fifteen());
+    let outcome = Automaton
+        .solve(&goal, &counting(), &mut |_| {})
+        .expect("the goal");
+    assert_eq!(outcome.length(), Some(0));
+    assert_eq!(outcome.stats.nodes, Some(1));
+}
