@@ -3,6 +3,7 @@
 //! Every failure becomes one line on stderr (or Knuth's "Sorry …" line on stdout) and an exit
 //! status: 0 solved, 1 no solution exists, 2 bad input or usage. Nothing here panics on input.
 
+pub mod sliding;
 pub mod solve;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +21,8 @@ pub struct Cli {
 pub enum Command {
     /// Solve an n-puzzle position optimally (IDA* with the Manhattan bound).
     Solve(solve::SolveArgs),
+    /// Shortest solutions of general sliding-block puzzles (Knuth's SLIDING, breadth-first).
+    Sliding(sliding::SlidingArgs),
 }
 
 /// How a command ended when it did not succeed.
@@ -51,6 +54,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Solve(args) => solve::run(&args),
+        Command::Sliding(args) => sliding::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -191,6 +191,8 @@ pub trait Engine {
 pub enum EngineKind {
     /// The reference IDA* (Knuth's 15PUZZLE-KORF0).
     Ida,
+    /// Breadth-first search (Knuth's SLIDING, style 0).
+    Bfs,
 }
 
 impl EngineKind {
@@ -198,6 +200,7 @@ impl EngineKind {
     pub fn engine(self) -> Box<dyn Engine> {
         match self {
             EngineKind::Ida => Box::new(reference::ReferenceIda),
+            EngineKind::Bfs => Box::new(crate::sliding::npuzzle::BfsEngine),
         }
     }
 
