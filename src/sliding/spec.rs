@@ -88,14 +88,6 @@ pub enum Problem {
     EmptyPiece(char),
     #[error("piece {piece} is defined twice (first on line {first})")]
     Redefined { piece: char, first: usize },
-    #[error("piece {piece} is {height} x {width} cells; it cannot fit on a {rows} x {cols} board")]
-    PieceTooLarge {
-        piece: char,
-        height: usize,
-        width: usize,
-        rows: usize,
-        cols: usize,
-    },
     #[error("no piece is defined; definitions look like `1 = 11/11`")]
     NoPieces,
     #[error("missing the {0} configuration")]
@@ -195,7 +187,7 @@ impl Puzzle {
                     first: defined_on[usize::from(kind)],
                 }));
             }
-            let shape = parse_pattern(piece, pattern, rows, cols).map_err(err)?;
+            let shape = parse_pattern(piece, pattern).map_err(err)?;
             shapes[usize::from(kind)] = Some(shape);
             defined_on[usize::from(kind)] = no;
         }
@@ -329,7 +321,7 @@ fn parse_size(line: &[u8]) -> Result<(usize, usize, String), Problem> {
     Ok((rows, cols, rest[used..].trim().to_string()))
 }
 
-fn parse_pattern(piece: char, pattern: &[u8], rows: usize, cols: usize) -> Result<Shape, Problem> {
+fn parse_pattern(piece: char, pattern: &[u8]) -> Result<Shape, Problem> {
     let mut filled = Vec::new();
     let (mut r, mut c) = (0i32, 0i32);
     for &ch in pattern {
@@ -354,20 +346,6 @@ fn parse_pattern(piece: char, pattern: &[u8], rows: usize, cols: usize) -> Resul
     let Some(&(r0, c0)) = filled.first() else {
         return Err(Problem::EmptyPiece(piece));
     };
-    let min_c = filled.iter().map(|&(_, c)| c).min().unwrap_or(c0);
-    let max_c = filled.iter().map(|&(_, c)| c).max().unwrap_or(c0);
-    let max_r = filled.iter().map(|&(r, _)| r).max().unwrap_or(r0);
-    let height = (max_r - r0 + 1) as usize;
-    let width = (max_c - min_c + 1) as usize;
-    if height > rows || width > cols {
-        return Err(Problem::PieceTooLarge {
-            piece,
-            height,
-            width,
-            rows,
-            cols,
-        });
-    }
     Ok(Shape {
         offsets: filled.iter().map(|&(r, c)| (r - r0, c - c0)).collect(),
     })
