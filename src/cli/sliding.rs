@@ -73,16 +73,24 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "T" => 40,
         _ => return Err(bad()),
     };
-    let bytes = number.checked_shl(shift).filter(|b| b >> shift == number).ok_or_else(bad)?;
+    let bytes = number
+        .checked_shl(shift)
+        .filter(|b| b >> shift == number)
+        .ok_or_else(bad)?;
     if bytes < 1 << 16 {
-        return Err(format!("memory size {text:?} is too small; give at least 64K"));
+        return Err(format!(
+            "memory size {text:?} is too small; give at least 64K"
+        ));
     }
     Ok(bytes)
 }
 
 pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
     let style = Style::new(args.style).ok_or_else(|| {
-        Failure::BadInput(format!("the style should be between 0 and 5, not {}", args.style))
+        Failure::BadInput(format!(
+            "the style should be between 0 and 5, not {}",
+            args.style
+        ))
     })?;
     let mut text = Vec::new();
     let source = match &args.file {
@@ -107,7 +115,11 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
     let text_mode = !args.json;
     if text_mode && !args.quiet {
         let _ = writeln!(out, "Starting configuration:");
-        let _ = write!(out, "{}", picture_of_key(&geometry, &geometry.key_of(&puzzle.start)));
+        let _ = write!(
+            out,
+            "{}",
+            picture_of_key(&geometry, &geometry.key_of(&puzzle.start))
+        );
         if let Some(stop) = &puzzle.stop {
             let _ = writeln!(out, "\nStopping configuration:");
             let _ = write!(out, "{}", picture_of_key(&geometry, &geometry.key_of(stop)));
@@ -197,7 +209,12 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
 fn print_levels(out: &mut impl Write, levels: &[u64], which: &str) {
     let sizes: Vec<String> = levels.iter().map(u64::to_string).collect();
     let total: u64 = levels.iter().sum();
-    let _ = writeln!(out, "Level sizes ({which} distances 0..{}): {}", levels.len().saturating_sub(1), sizes.join(" "));
+    let _ = writeln!(
+        out,
+        "Level sizes ({which} distances 0..{}): {}",
+        levels.len().saturating_sub(1),
+        sizes.join(" ")
+    );
     let _ = writeln!(out, "Total: {total} configurations");
 }
 
@@ -229,7 +246,8 @@ fn json_report(
             let moves: Vec<serde_json::Value> = path
                 .windows(2)
                 .map(|pair| {
-                    let blocks = sliding::find_move(geometry, style, &pair[0], &pair[1]).unwrap_or_default();
+                    let blocks =
+                        sliding::find_move(geometry, style, &pair[0], &pair[1]).unwrap_or_default();
                     serde_json::json!(blocks
                         .iter()
                         .map(|m| serde_json::json!({

@@ -99,7 +99,14 @@ pub fn solve(
         on_restart(first_level);
         restarts += 1;
         let waypoint = path[0].clone();
-        let again = bfs::search(&geometry, &start, Some(&waypoint), style, memory, &mut |_| {})?;
+        let again = bfs::search(
+            &geometry,
+            &start,
+            Some(&waypoint),
+            style,
+            memory,
+            &mut |_| {},
+        )?;
         let Some(part) = again.found else {
             break; // cannot happen: the waypoint was reached before
         };

@@ -53,8 +53,13 @@ impl Mover {
 
     /// Calls `emit(state, movers, δ)` for every move of `style` from `state`, with `state`
     /// showing the configuration after the move; `state` is restored afterwards.
-    pub fn successors<F>(&mut self, geometry: &Geometry, state: &mut State, style: Style, mut emit: F)
-    where
+    pub fn successors<F>(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        style: Style,
+        mut emit: F,
+    ) where
         F: FnMut(&State, &[u16], i32),
     {
         let reach = match style.0 % 3 {

@@ -7,7 +7,9 @@
 
 use super::spec::{Layout, PlacedBlock, Puzzle, Shape};
 use super::{Style, DEFAULT_MEMORY};
-use crate::engine::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
+use crate::engine::{
+    BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution,
+};
 use crate::position::Position;
 use std::time::Instant;
 
@@ -27,7 +29,10 @@ pub fn puzzle_of(start: &Position) -> Option<Puzzle> {
             .iter()
             .enumerate()
             .filter(|&(_, &t)| t != 0)
-            .map(|(cell, &t)| PlacedBlock { kind: t, anchor: cell })
+            .map(|(cell, &t)| PlacedBlock {
+                kind: t,
+                anchor: cell,
+            })
             .collect(),
     };
     let goal = Position::goal(board);
@@ -77,7 +82,10 @@ impl Engine for BfsEngine {
         let memory = options.memory_limit.unwrap_or(DEFAULT_MEMORY);
         let outcome = super::solve(&puzzle, Style(0), memory, &mut |_| {}, &mut |_| {})
             .map_err(|e| EngineError::Limit(e.to_string()))?;
-        let super::Outcome::Solved { path, generated, .. } = outcome else {
+        let super::Outcome::Solved {
+            path, generated, ..
+        } = outcome
+        else {
             return Err(EngineError::Unsolvable);
         };
         let geometry = super::Geometry::new(&puzzle);
@@ -96,8 +104,9 @@ impl Engine for BfsEngine {
                 Some(pair[1][blank])
             })
             .collect();
-        let solution = Solution::from_moves(start, moves)
-            .ok_or_else(|| EngineError::Limit("internal error: the bfs path does not replay".into()))?;
+        let solution = Solution::from_moves(start, moves).ok_or_else(|| {
+            EngineError::Limit("internal error: the bfs path does not replay".into())
+        })?;
         let seconds = clock.elapsed().as_secs_f64();
         let bound = BoundStats {
             happy: solution.happy,

@@ -24,7 +24,11 @@ pub fn picture(geometry: &Geometry, state: &State) -> String {
     let mut text = String::new();
     for r in 0..geometry.rows as isize {
         for c in 0..geometry.cols as isize {
-            text.push_str(if joined(at(r, c), at(r - 1, c)) { " |" } else { "  " });
+            text.push_str(if joined(at(r, c), at(r - 1, c)) {
+                " |"
+            } else {
+                "  "
+            });
         }
         text.push('\n');
         for c in 0..geometry.cols as isize {

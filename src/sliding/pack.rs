@@ -141,7 +141,10 @@ impl Geometry {
     /// The seed's hex form of a key: its nybbles up to the last nonzero one.
     pub fn key_hex(&self, key: &[u64]) -> String {
         let nybble = |i: usize| (key[i / 16] >> (60 - 4 * (i % 16))) & 0xf;
-        let end = (0..self.nybbles).rev().find(|&i| nybble(i) != 0).map_or(0, |i| i + 1);
+        let end = (0..self.nybbles)
+            .rev()
+            .find(|&i| nybble(i) != 0)
+            .map_or(0, |i| i + 1);
         (0..end)
             .map(|i| char::from_digit(nybble(i) as u32, 16).unwrap_or('?'))
             .collect()

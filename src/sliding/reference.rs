@@ -81,7 +81,12 @@ impl Reference {
     }
 
     /// Whether the blocks `movers` shifted by `shift` avoid the edges, dead cells and `others`.
-    fn legal(&self, movers: &[(u8, i32, i32)], shift: (i32, i32), others: &HashSet<(i32, i32)>) -> bool {
+    fn legal(
+        &self,
+        movers: &[(u8, i32, i32)],
+        shift: (i32, i32),
+        others: &HashSet<(i32, i32)>,
+    ) -> bool {
         movers.iter().all(|&b| {
             self.cells(b, shift).iter().all(|&(r, c)| {
                 r >= 0
@@ -113,7 +118,11 @@ impl Reference {
                 .collect();
             let mut shifts = Vec::new();
             match style.0 % 3 {
-                0 => shifts.extend(UNIT.iter().copied().filter(|&s| self.legal(&movers, s, &others))),
+                0 => shifts.extend(
+                    UNIT.iter()
+                        .copied()
+                        .filter(|&s| self.legal(&movers, s, &others)),
+                ),
                 1 => {
                     for (dr, dc) in UNIT {
                         let mut k = 1;

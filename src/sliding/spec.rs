@@ -203,12 +203,11 @@ impl Puzzle {
             line: last_line + 1,
             problem: Problem::Missing("starting"),
         })?;
-        let start = parse_layout(start_text, "starting", rows, cols, &shapes).map_err(|p| {
-            SpecError {
+        let start =
+            parse_layout(start_text, "starting", rows, cols, &shapes).map_err(|p| SpecError {
                 line: start_no,
                 problem: p,
-            }
-        })?;
+            })?;
         if start.blocks.is_empty() {
             return Err(SpecError {
                 line: start_no,
@@ -314,7 +313,7 @@ fn parse_size(line: &[u8]) -> Result<(usize, usize, String), Problem> {
     if rows == 0 || cols == 0 {
         return Err(bad());
     }
-    let cells = rows.checked_mul(cols).unwrap_or(usize::MAX);
+    let cells = rows.saturating_mul(cols);
     if cells > MAX_CELLS {
         return Err(Problem::BoardTooLarge { rows, cols, cells });
     }

@@ -62,7 +62,13 @@ pub struct Superpieces {
 
 impl Superpieces {
     /// Appends to `out` every superpiece that can shift by `dir` in `state`.
-    pub fn ideals(&mut self, geometry: &Geometry, state: &State, dir: i32, out: &mut Vec<BlockSet>) {
+    pub fn ideals(
+        &mut self,
+        geometry: &Geometry,
+        state: &State,
+        dir: i32,
+        out: &mut Vec<BlockSet>,
+    ) {
         let n = state.blocks.len();
         self.bumps.clear();
         for (b, block) in state.blocks.iter().enumerate() {
