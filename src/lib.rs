@@ -7,6 +7,7 @@
 //! - [`differential`]: checks engines' answers against the position and each other;
 //! - [`korf100`]: Korf's 100 instances with optimal lengths and exact IDA* node counts;
 //! - [`random`]: seeded random walks and uniformly random solvable positions;
+//! - [`sliding`]: the breadth-first engine, Knuth's SLIDING for general sliding-block puzzles;
 //! - [`cli`]: the `fifteen` command line, one file per subcommand.
 #![forbid(unsafe_code)]
 
@@ -17,6 +18,7 @@ pub mod engine;
 pub mod korf100;
 pub mod position;
 pub mod random;
+pub mod sliding;
 
 pub use board::{Board, Direction};
 pub use engine::{

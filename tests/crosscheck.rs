@@ -78,8 +78,14 @@ fn a_wrong_engine_is_caught_and_the_position_named() {
         .count();
     assert!(long > 0, "some random 8-puzzles need more than 20 moves");
     let mut out = Vec::new();
-    let report = check_positions(&positions, &[&ReferenceIda, &Truncating], &mut out, false)
-        .expect("writing to a vector");
+    let report = check_positions(
+        &positions,
+        &[&ReferenceIda, &Truncating],
+        &SearchOptions::default(),
+        &mut out,
+        false,
+    )
+    .expect("writing to a vector");
     let text = String::from_utf8_lossy(&out);
     assert_eq!(report.disagreements, long);
     assert_eq!(report.positions, 30);
@@ -104,8 +110,14 @@ fn a_wrong_engine_is_caught_and_the_position_named() {
 fn node_count_differences_are_disagreements() {
     let positions = positions(5);
     let mut out = Vec::new();
-    let report = check_positions(&positions, &[&ReferenceIda, &Miscounting], &mut out, false)
-        .expect("writing to a vector");
+    let report = check_positions(
+        &positions,
+        &[&ReferenceIda, &Miscounting],
+        &SearchOptions::default(),
+        &mut out,
+        false,
+    )
+    .expect("writing to a vector");
     let text = String::from_utf8_lossy(&out);
     // Every random 8-puzzle here needs more than its Manhattan bound, so it has a completed bound.
     assert_eq!(report.disagreements, 5, "{text}");
@@ -116,8 +128,14 @@ fn node_count_differences_are_disagreements() {
 fn agreeing_engines_pass() {
     let positions = positions(20);
     let mut out = Vec::new();
-    let report = check_positions(&positions, &[&ReferenceIda, &ReferenceIda], &mut out, false)
-        .expect("writing to a vector");
+    let report = check_positions(
+        &positions,
+        &[&ReferenceIda, &ReferenceIda],
+        &SearchOptions::default(),
+        &mut out,
+        false,
+    )
+    .expect("writing to a vector");
     assert_eq!(report.disagreements, 0);
     assert_eq!(
         String::from_utf8_lossy(&out).trim_end(),

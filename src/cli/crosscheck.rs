@@ -35,6 +35,11 @@ pub struct CrosscheckArgs {
     /// Engines to compare, separated by commas (default: all).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
     pub engines: Vec<EngineKind>,
+
+    /// Memory budget of the BFS engine per position (e.g. 64M, 1G); a position that needs
+    /// more is skipped by it, and the summary says so.
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = super::sliding::parse_size)]
+    pub memory: u64,
 }
 
 /// What a cross-check found.
@@ -65,7 +70,11 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
         })
         .collect();
     let stdout = std::io::stdout();
-    let report = check_positions(&positions, &engines, &mut stdout.lock(), true)
+    let options = SearchOptions {
+        memory_limit: Some(args.memory),
+        ..SearchOptions::default()
+    };
+    let report = check_positions(&positions, &engines, &options, &mut stdout.lock(), true)
         .map_err(Failure::bad_input)?;
     if report.disagreements == 0 {
         Ok(())
@@ -80,6 +89,7 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
 pub fn check_positions(
     positions: &[Position],
     engines: &[&dyn Engine],
+    options: &SearchOptions,
     out: &mut dyn Write,
     progress: bool,
 ) -> std::io::Result<Report> {
@@ -92,21 +102,20 @@ pub fn check_positions(
         ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed} ({eta} left)")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let options = SearchOptions::default();
     let mut report = Report::default();
     let mut skip_reasons: Vec<String> = Vec::new();
     for start in positions {
         let runs: Vec<EngineRun> = engines
             .iter()
-            .map(|engine| EngineRun::new(*engine, start, &options))
+            .map(|engine| EngineRun::new(*engine, start, options))
             .collect();
         report.positions += 1;
         report.runs += runs.len();
         for run in &runs {
             if let Some(reason) = run.skipped() {
                 report.skipped += 1;
-                if skip_reasons.len() < 3 {
-                    skip_reasons.push(format!("{} skipped: {reason}", run.engine));
+                if skip_reasons.is_empty() {
+                    skip_reasons.push(format!("{}: {reason}", run.engine));
                 }
             }
         }
@@ -134,7 +143,7 @@ pub fn check_positions(
     if report.skipped > 0 {
         writeln!(
             out,
-            "{} engine runs skipped, e.g. {}",
+            "{} engine runs skipped, the first because {}",
             report.skipped,
             skip_reasons.join("; ")
         )?;

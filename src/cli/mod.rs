@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod crosscheck;
+pub mod sliding;
 pub mod solve;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +27,8 @@ pub enum Command {
     Crosscheck(crosscheck::CrosscheckArgs),
     /// Time engines (and external programs) side by side on the same positions.
     Compare(compare::CompareArgs),
+    /// Shortest solutions of general sliding-block puzzles (Knuth's SLIDING, breadth-first).
+    Sliding(sliding::SlidingArgs),
 }
 
 /// How a command ended when it did not succeed.
@@ -63,6 +66,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Crosscheck(args) => crosscheck::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Sliding(args) => sliding::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

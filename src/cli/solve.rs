@@ -44,6 +44,10 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text lines.
     #[arg(long)]
     pub json: bool,
+
+    /// Memory budget for engines that store positions (bfs), e.g. 512M, 2G or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = super::sliding::parse_size)]
+    pub memory: Option<u64>,
 }
 
 /// Parses `--order`: the four letters E, N, W, S, each once.
@@ -71,7 +75,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         all: args.all,
         count_nodes: args.stats || args.json,
         order: args.order,
-        memory_limit: None,
+        memory_limit: args.memory,
     };
     if !start.is_solvable() {
         if args.json {

@@ -200,6 +200,8 @@ pub enum EngineKind {
     Automaton,
     /// The reference IDA* (Knuth's 15PUZZLE-KORF0).
     Ida,
+    /// Breadth-first search (Knuth's SLIDING, style 0).
+    Bfs,
 }
 
 impl EngineKind {
@@ -208,6 +210,7 @@ impl EngineKind {
         match self {
             EngineKind::Automaton => Box::new(automaton::Automaton),
             EngineKind::Ida => Box::new(reference::ReferenceIda),
+            EngineKind::Bfs => Box::new(crate::sliding::npuzzle::BfsEngine),
         }
     }
 

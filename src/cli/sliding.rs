@@ -1,0 +1,273 @@
+//! `fifteen sliding --style N [FILE]`: Knuth's SLIDING — shortest solutions of general
+//! sliding-block puzzles, printed in the seed's format (or as one JSON object).
+//!
+//! The puzzle comes from FILE or standard input; the start and stop boards are drawn, each
+//! distance is reported as it completes (flushed), then `... Solution!` and the path.
+
+use super::Failure;
+use crate::sliding::output::{picture_of_key, Progress};
+use crate::sliding::{self, format_size, Event, Geometry, Outcome, Puzzle, Style};
+use clap::Args;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct SlidingArgs {
+    /// Move style 0-5: one piece one step (0), in a straight line (1), along any path (2);
+    /// 3-5 the same for superpieces (sets of pieces moving together).
+    #[arg(long, value_name = "N", value_parser = parse_style)]
+    pub style: u8,
+
+    /// Print every configuration found, with its number and its predecessor's.
+    #[arg(long, conflicts_with = "quiet")]
+    pub verbose: bool,
+
+    /// Print only the distance lines and the result, not the boards.
+    #[arg(long)]
+    pub quiet: bool,
+
+    /// Memory budget, e.g. 512M, 2G or a number of bytes (default 2G).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory: Option<u64>,
+
+    /// Print one JSON object (distance, level sizes, moves) instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also print the number of configurations at every completed distance. With this option
+    /// the stop line may be left out, to explore everything reachable.
+    #[arg(long)]
+    pub levels: bool,
+
+    /// The puzzle file (SLIDING's format); standard input when absent.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+fn parse_style(text: &str) -> Result<u8, String> {
+    text.parse::<u8>()
+        .ok()
+        .filter(|&s| s <= 5)
+        .ok_or_else(|| format!("the style should be between 0 and 5, not {text:?}"))
+}
+
+/// Parses a memory size: bytes, or a number with K, M, G or T (powers of 1024; an optional
+/// trailing `B` or `iB` is allowed).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let bad = || format!("bad memory size {text:?}; write e.g. 512M, 2G or 1000000 (bytes)");
+    let t = text.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let number: u64 = digits.parse().map_err(|_| bad())?;
+    let shift = match unit.to_ascii_uppercase().as_str() {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(bad()),
+    };
+    let bytes = number
+        .checked_shl(shift)
+        .filter(|b| b >> shift == number)
+        .ok_or_else(bad)?;
+    if bytes < 1 << 16 {
+        return Err(format!(
+            "memory size {text:?} is too small; give at least 64K"
+        ));
+    }
+    Ok(bytes)
+}
+
+pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
+    let style = Style::new(args.style).ok_or_else(|| {
+        Failure::BadInput(format!(
+            "the style should be between 0 and 5, not {}",
+            args.style
+        ))
+    })?;
+    let mut text = Vec::new();
+    let source = match &args.file {
+        Some(path) => {
+            text = std::fs::read(path)
+                .map_err(|e| Failure::BadInput(format!("{}: {e}", path.display())))?;
+            path.display().to_string()
+        }
+        None => {
+            std::io::stdin()
+                .read_to_end(&mut text)
+                .map_err(|e| Failure::BadInput(format!("standard input: {e}")))?;
+            "standard input".to_string()
+        }
+    };
+    let puzzle = Puzzle::parse_with(&text, args.levels)
+        .map_err(|e| Failure::BadInput(format!("{source}: {e}")))?;
+    let geometry = Geometry::new(&puzzle);
+    let memory = args.memory.unwrap_or(sliding::DEFAULT_MEMORY);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let text_mode = !args.json;
+    if text_mode && !args.quiet {
+        let _ = writeln!(out, "Starting configuration:");
+        let _ = write!(
+            out,
+            "{}",
+            picture_of_key(&geometry, &geometry.key_of(&puzzle.start))
+        );
+        if let Some(stop) = &puzzle.stop {
+            let _ = writeln!(out, "\nStopping configuration:");
+            let _ = write!(out, "{}", picture_of_key(&geometry, &geometry.key_of(stop)));
+        }
+        let _ = writeln!(out, "\n(using moves of style {})", style.0);
+    }
+    let mut progress = Progress::new(&geometry, args.verbose, &mut out);
+    let mut observer = |event: Event| {
+        if text_mode {
+            progress.event(event);
+        }
+    };
+    let mut restarts = Vec::new();
+    let outcome = sliding::solve(&puzzle, style, memory, &mut observer, &mut |level| {
+        restarts.push(level)
+    });
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            let _ = out.flush();
+            return Err(Failure::BadInput(error.to_string()));
+        }
+    };
+    if args.json {
+        let report = json_report(&puzzle, &geometry, style, &outcome, memory);
+        let _ = writeln!(out, "{report}");
+        return match outcome {
+            Outcome::Exhausted { .. } if puzzle.stop.is_some() => {
+                let _ = out.flush();
+                Err(Failure::NoSolution(String::new()))
+            }
+            _ => Ok(()),
+        };
+    }
+    match &outcome {
+        Outcome::Solved {
+            distance,
+            path,
+            levels,
+            ..
+        } => {
+            if *distance == 0 {
+                let _ = writeln!(out, "\nYou're joking: That puzzle is solved in zero moves!");
+            } else {
+                let _ = writeln!(out, "... Solution!");
+                if !args.quiet {
+                    for level in &restarts {
+                        let _ = writeln!(
+                            out,
+                            "(Unfortunately I've forgotten how to get to level {level},\n\
+                             so I had to reconstruct that part.)"
+                        );
+                    }
+                    for d in (1..*distance as usize).rev() {
+                        let _ = write!(out, "\n{d}:\n{}", picture_of_key(&geometry, &path[d]));
+                    }
+                }
+            }
+            if args.levels {
+                print_levels(&mut out, levels, "completed");
+            }
+            let _ = out.flush();
+            Ok(())
+        }
+        Outcome::Exhausted { levels, .. } => {
+            let total: u64 = levels.iter().sum();
+            let farthest = levels.len().saturating_sub(1);
+            if args.levels {
+                print_levels(&mut out, levels, "all");
+            }
+            let _ = out.flush();
+            if puzzle.stop.is_some() {
+                Err(Failure::NoSolution(format!(
+                    "No solution: the stopping configuration is not among the {total} configurations reachable from the start (the farthest at distance {farthest})."
+                )))
+            } else {
+                let _ = writeln!(
+                    out,
+                    "{total} configurations are reachable; the farthest are at distance {farthest}."
+                );
+                Ok(())
+            }
+        }
+    }
+}
+
+fn print_levels(out: &mut impl Write, levels: &[u64], which: &str) {
+    let sizes: Vec<String> = levels.iter().map(u64::to_string).collect();
+    let total: u64 = levels.iter().sum();
+    let _ = writeln!(
+        out,
+        "Level sizes ({which} distances 0..{}): {}",
+        levels.len().saturating_sub(1),
+        sizes.join(" ")
+    );
+    let _ = writeln!(out, "Total: {total} configurations");
+}
+
+fn json_report(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    style: Style,
+    outcome: &Outcome,
+    memory: u64,
+) -> serde_json::Value {
+    let (levels, generated) = match outcome {
+        Outcome::Solved {
+            levels, generated, ..
+        }
+        | Outcome::Exhausted { levels, generated } => (levels, generated),
+    };
+    let mut report = serde_json::json!({
+        "title": puzzle.title,
+        "rows": puzzle.rows,
+        "cols": puzzle.cols,
+        "style": style.0,
+        "memory": format_size(memory),
+        "levels": levels,
+        "configurations": levels.iter().sum::<u64>(),
+        "generated": generated,
+    });
+    match outcome {
+        Outcome::Solved { distance, path, .. } => {
+            let moves: Vec<serde_json::Value> = path
+                .windows(2)
+                .map(|pair| {
+                    let blocks =
+                        sliding::find_move(geometry, style, &pair[0], &pair[1]).unwrap_or_default();
+                    serde_json::json!(blocks
+                        .iter()
+                        .map(|m| serde_json::json!({
+                            "piece": m.piece.to_string(),
+                            "from": [m.from.0, m.from.1],
+                            "to": [m.to.0, m.to.1],
+                        }))
+                        .collect::<Vec<_>>())
+                })
+                .collect();
+            report["solved"] = true.into();
+            report["distance"] = (*distance).into();
+            report["path"] = path.iter().map(|k| geometry.key_hex(k)).collect();
+            report["moves"] = moves.into();
+        }
+        Outcome::Exhausted { levels, .. } => {
+            report["solved"] = false.into();
+            report["distance"] = serde_json::Value::Null;
+            report["farthest"] = levels.len().saturating_sub(1).into();
+        }
+    }
+    report
+}

@@ -1,0 +1,167 @@
+//! The breadth-first engine: Knuth's SLIDING for general sliding-block puzzles.
+//!
+//! The idea (seed sections 19–41): the configurations at distance `d` are the new ones among
+//! the moves from distance `d − 1`; a move from distance `d − 1` can only reach distances
+//! `d − 2`, `d − 1` or `d`, so only those three levels take part in the newness test, and each
+//! configuration keeps a link to its predecessor so the shortest path can be read backwards.
+//! Configurations are packed into nybbles, one per cell not covered by an earlier block
+//! ([`pack`]); several blocks of one kind are indistinguishable because only kinds are packed.
+//!
+//! The invariant that makes the answer right: when level `d` is complete it holds exactly the
+//! configurations whose shortest distance from the start is `d`. It rests on the move
+//! generators ([`moves`], [`superpieces`]) producing *exactly* the configurations one move
+//! away in the chosen style; they are checked against [`reference`], a deliberately naive
+//! generator over explicit sets of blocks.
+//!
+//! Where this departs from the seed: styles 2 and 5 explore each mover's displacements with a
+//! private visited mark instead of the seed's global-table trick of section 44, which can
+//! leave a configuration one move too far when a different mover reached it first from the
+//! same source (then the style-5 distance can even exceed the style-2 distance).
+//!
+//! Files: [`spec`] reads the input format, [`pack`] packs configurations, [`moves`] and
+//! [`superpieces`] generate moves, [`bfs`] searches, [`output`] prints in SLIDING's format,
+//! [`reference`] is the test oracle, [`npuzzle`] serves `fifteen solve --engine bfs`.
+
+pub mod bfs;
+pub mod moves;
+pub mod npuzzle;
+pub mod output;
+pub mod pack;
+pub mod reference;
+pub mod spec;
+pub mod superpieces;
+
+pub use bfs::{format_size, Event, MemoryLimit};
+pub use pack::{Geometry, State};
+pub use spec::{Problem, Puzzle, SpecError};
+
+/// Default memory budget: 2 GiB, well under the development machine's RAM.
+pub const DEFAULT_MEMORY: u64 = 2 << 30;
+
+/// A move style, 0 to 5 (section 3 of the seed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Style(pub u8);
+
+impl Style {
+    pub const ALL: [Style; 6] = [Style(0), Style(1), Style(2), Style(3), Style(4), Style(5)];
+
+    /// A style from its number; `None` outside 0..=5.
+    pub fn new(number: u8) -> Option<Style> {
+        (number <= 5).then_some(Style(number))
+    }
+
+    /// Whether several blocks may move together.
+    pub fn superpieces(self) -> bool {
+        self.0 >= 3
+    }
+}
+
+/// How a whole solve ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The stop configuration is `distance` moves away; `path` runs from start to stop.
+    Solved {
+        distance: u32,
+        path: Vec<Vec<u64>>,
+        /// Sizes of the levels completed before the stop was found.
+        levels: Vec<u64>,
+        generated: u64,
+        /// How many waypoint restarts the path needed.
+        restarts: u32,
+    },
+    /// Every reachable configuration was seen; the stop was not among them (or none was given).
+    Exhausted { levels: Vec<u64>, generated: u64 },
+}
+
+/// Solves `puzzle` in `style` within `memory` bytes. Progress goes to `observer`; each waypoint
+/// restart is announced to `on_restart` with the level whose way back was forgotten.
+pub fn solve(
+    puzzle: &Puzzle,
+    style: Style,
+    memory: u64,
+    observer: &mut dyn FnMut(Event),
+    on_restart: &mut dyn FnMut(u32),
+) -> Result<Outcome, MemoryLimit> {
+    let geometry = Geometry::new(puzzle);
+    let start = geometry.key_of(&puzzle.start);
+    let goal = puzzle.stop.as_ref().map(|stop| geometry.key_of(stop));
+    let report = bfs::search(&geometry, &start, goal.as_deref(), style, memory, observer)?;
+    let Some(found) = report.found else {
+        return Ok(Outcome::Exhausted {
+            levels: report.levels,
+            generated: report.generated,
+        });
+    };
+    let mut path = found.path;
+    let mut first_level = found.first_level;
+    let mut restarts = 0;
+    while first_level > 0 {
+        on_restart(first_level);
+        restarts += 1;
+        let waypoint = path[0].clone();
+        let again = bfs::search(
+            &geometry,
+            &start,
+            Some(&waypoint),
+            style,
+            memory,
+            &mut |_| {},
+        )?;
+        let Some(part) = again.found else {
+            break; // cannot happen: the waypoint was reached before
+        };
+        let mut head = part.path;
+        head.pop();
+        head.extend(path);
+        path = head;
+        first_level = part.first_level;
+    }
+    Ok(Outcome::Solved {
+        distance: found.distance,
+        path,
+        levels: report.levels,
+        generated: report.generated,
+        restarts,
+    })
+}
+
+/// One block's part in a move: its kind and its anchor (row, column), before and after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct BlockMove {
+    pub piece: char,
+    pub from: (usize, usize),
+    pub to: (usize, usize),
+}
+
+/// The move of `style` leading from `before` to `after` (the blocks that move), if there is one.
+pub fn find_move(
+    geometry: &Geometry,
+    style: Style,
+    before: &[u64],
+    after: &[u64],
+) -> Option<Vec<BlockMove>> {
+    let mut state = geometry.empty_state();
+    state.unpack(geometry, before);
+    let origin = state.clone();
+    let mut mover = moves::Mover::new(geometry);
+    let mut answer = None;
+    mover.successors(geometry, &mut state, style, |next, movers, _| {
+        if answer.is_none() && next.pack_vec(geometry) == after {
+            answer = Some(
+                movers
+                    .iter()
+                    .map(|&b| {
+                        let was = origin.blocks[usize::from(b)];
+                        let now = next.blocks[usize::from(b)];
+                        BlockMove {
+                            piece: spec::kind_name(was.kind),
+                            from: geometry.row_col(was.anchor),
+                            to: geometry.row_col(now.anchor),
+                        }
+                    })
+                    .collect(),
+            );
+        }
+    });
+    answer
+}

@@ -1,0 +1,206 @@
+//! Move generation in the six styles of section 3 of the seed.
+//!
+//! A move shifts a *mover* — one block (styles 0–2) or a superpiece (styles 3–5, see
+//! [`super::superpieces`]) — by a displacement `δ` (a padded index offset) while every other
+//! block stays put. Styles 0 and 3 take one unit step; 1 and 4 any number of unit steps in one
+//! direction; 2 and 5 any sequence of unit steps. The mover is lifted off the board, tried at
+//! each displacement, and put back; every intermediate displacement must be a legal place for
+//! the mover, so a step never leaves the padded board.
+//!
+//! Styles 2 and 5 explore the displacements of one mover by depth-first search with a visited
+//! mark per displacement, private to that mover. This is where the seed's section 44 differs:
+//! it marks nothing and prunes with the global table instead, which misses continuations when a
+//! configuration was already reached from the same source by a *different* mover (see the
+//! report in `mod.rs`). Invariant here: each displacement reachable by the mover is emitted
+//! exactly once per mover, so the successors of a configuration are exactly the configurations
+//! one move away (possibly several times, when different movers give the same configuration).
+
+use super::pack::{Geometry, State};
+use super::superpieces::{members, BlockSet, Superpieces};
+use super::Style;
+
+/// Reusable scratch space for generating moves.
+pub struct Mover {
+    stamp: Vec<u32>,
+    generation: u32,
+    stack: Vec<i32>,
+    members: Vec<u16>,
+    superpieces: Superpieces,
+    sets: Vec<BlockSet>,
+    seen_sets: Vec<BlockSet>,
+}
+
+/// How a mover may travel.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    Step,
+    Line,
+    Path,
+}
+
+impl Mover {
+    pub fn new(geometry: &Geometry) -> Mover {
+        Mover {
+            stamp: vec![0; 2 * geometry.padded + 1],
+            generation: 0,
+            stack: Vec::new(),
+            members: Vec::new(),
+            superpieces: Superpieces::default(),
+            sets: Vec::new(),
+            seen_sets: Vec::new(),
+        }
+    }
+
+    /// Calls `emit(state, movers, δ)` for every move of `style` from `state`, with `state`
+    /// showing the configuration after the move; `state` is restored afterwards.
+    pub fn successors<F>(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        style: Style,
+        mut emit: F,
+    ) where
+        F: FnMut(&State, &[u16], i32),
+    {
+        let reach = match style.0 % 3 {
+            0 => Reach::Step,
+            1 => Reach::Line,
+            _ => Reach::Path,
+        };
+        let mut movers = std::mem::take(&mut self.members);
+        if style.0 < 3 {
+            let n = state.blocks.len();
+            if reach == Reach::Path {
+                for b in (0..n).rev() {
+                    movers.clear();
+                    movers.push(b as u16);
+                    self.travel(geometry, state, &movers, 0, reach, &mut emit);
+                }
+            } else {
+                for &dir in &geometry.dirs {
+                    for b in (0..n).rev() {
+                        movers.clear();
+                        movers.push(b as u16);
+                        self.travel(geometry, state, &movers, dir, reach, &mut emit);
+                    }
+                }
+            }
+        } else {
+            let mut sets = std::mem::take(&mut self.sets);
+            self.seen_sets.clear();
+            for &dir in &geometry.dirs {
+                sets.clear();
+                self.superpieces.ideals(geometry, state, dir, &mut sets);
+                for set in &sets {
+                    if reach == Reach::Path {
+                        if self.seen_sets.contains(set) {
+                            continue;
+                        }
+                        self.seen_sets.push(*set);
+                    }
+                    members(set, &mut movers);
+                    let dir = if reach == Reach::Path { 0 } else { dir };
+                    self.travel(geometry, state, &movers, dir, reach, &mut emit);
+                }
+            }
+            self.sets = sets;
+        }
+        self.members = movers;
+    }
+
+    /// Moves `movers` as `reach` allows (along `dir` for steps and lines; anywhere for paths).
+    fn travel<F>(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        dir: i32,
+        reach: Reach,
+        emit: &mut F,
+    ) where
+        F: FnMut(&State, &[u16], i32),
+    {
+        lift(geometry, state, movers, 0);
+        match reach {
+            Reach::Step | Reach::Line => {
+                let mut delta = dir;
+                while fits(geometry, state, movers, delta) {
+                    drop_at(geometry, state, movers, delta);
+                    emit(state, movers, delta);
+                    lift(geometry, state, movers, delta);
+                    if reach == Reach::Step {
+                        break;
+                    }
+                    delta += dir;
+                }
+            }
+            Reach::Path => {
+                self.generation = self.generation.wrapping_add(1);
+                if self.generation == 0 {
+                    self.stamp.fill(0);
+                    self.generation = 1;
+                }
+                let origin = geometry.padded as i32;
+                self.stamp[origin as usize] = self.generation;
+                self.stack.clear();
+                self.stack.push(0);
+                while let Some(at) = self.stack.pop() {
+                    for &step in &geometry.dirs {
+                        let delta = at + step;
+                        let mark = (origin + delta) as usize;
+                        if self.stamp[mark] == self.generation
+                            || !fits(geometry, state, movers, delta)
+                        {
+                            continue;
+                        }
+                        self.stamp[mark] = self.generation;
+                        drop_at(geometry, state, movers, delta);
+                        emit(state, movers, delta);
+                        lift(geometry, state, movers, delta);
+                        self.stack.push(delta);
+                    }
+                }
+            }
+        }
+        drop_at(geometry, state, movers, 0);
+        // `drop_at(…, 0)` put the movers back where `lift(…, 0)` found them.
+    }
+}
+
+/// Clears the cells of `movers`, which stand displaced by `delta` from their anchors' record;
+/// their anchors go back to the undisplaced places.
+#[inline]
+fn lift(geometry: &Geometry, state: &mut State, movers: &[u16], delta: i32) {
+    for &b in movers {
+        let block = &mut state.blocks[usize::from(b)];
+        block.anchor = (block.anchor as i32 - delta) as u32;
+        let at = block.anchor as i32 + delta;
+        for &off in &geometry.shapes[usize::from(block.kind)] {
+            state.cells[(at + off) as usize] = 0;
+        }
+    }
+}
+
+/// Whether `movers` (lifted) fit at displacement `delta`.
+#[inline]
+fn fits(geometry: &Geometry, state: &State, movers: &[u16], delta: i32) -> bool {
+    movers.iter().all(|&b| {
+        let block = state.blocks[usize::from(b)];
+        let at = block.anchor as i32 + delta;
+        geometry.shapes[usize::from(block.kind)]
+            .iter()
+            .all(|&off| state.cells[(at + off) as usize] == 0)
+    })
+}
+
+/// Puts the lifted `movers` down at displacement `delta`, updating their anchors.
+#[inline]
+fn drop_at(geometry: &Geometry, state: &mut State, movers: &[u16], delta: i32) {
+    for &b in movers {
+        let block = &mut state.blocks[usize::from(b)];
+        block.anchor = (block.anchor as i32 + delta) as u32;
+        for &off in &geometry.shapes[usize::from(block.kind)] {
+            state.cells[(block.anchor as i32 + off) as usize] = b + 1;
+        }
+    }
+}
