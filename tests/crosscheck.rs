@@ -157,6 +157,8 @@ fn crosscheck_command_reports_and_exits_zero() {
             "3x4",
             "--walk",
             "30",
+            "--memory",
+            "4M",
         ])
         .output()
         .expect("runs");
