@@ -86,10 +86,10 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
     let cell = state.cell;
     match state.action {
         Action::Undo { neighbour } => quote! {
-            board[#cell] = board[#neighbour];
             state = states[sp as usize];
             t = ts[sp as usize];
             sp = sp.wrapping_sub(1);
+            board[#cell] = board[#neighbour];
             continue;
         },
         Action::Move {
