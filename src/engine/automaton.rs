@@ -129,6 +129,14 @@ macro_rules! instantiate {
 
         /// The board sizes the automaton is generated for.
         pub const SIZES: &[(usize, usize)] = &[$(($rows, $cols)),*];
+
+        /// The number of states `(r, c, d, p)` generated for `board`, if it is instantiated.
+        pub fn state_count(board: Board) -> Option<usize> {
+            match (board.rows(), board.cols()) {
+                $(($rows, $cols) => Some($module::STATES),)*
+                _ => None,
+            }
+        }
     };
 }
 
