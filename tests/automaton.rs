@@ -112,12 +112,41 @@ fn random_walks_of_every_board_size() {
 #[test]
 fn random_positions_of_the_small_boards() {
     let mut rng = Rng(2);
-    for (rows, cols, count) in [(3, 3, 300), (3, 4, 40)] {
-        let board = Board::new(rows, cols).expect("valid board");
-        for _ in 0..count {
-            agree(&random_position(board, &mut rng));
+    for rows in 2..=5 {
+        for cols in 2..=5 {
+            let count = match rows * cols {
+                ..=10 => 100,
+                12 => 40,
+                _ => continue,
+            };
+            let board = Board::new(rows, cols).expect("valid board");
+            if rows * cols == 9 {
+                continue; // the 8-puzzle is checked exhaustively below
+            }
+            for _ in 0..count {
+                agree(&random_position(board, &mut rng));
+            }
         }
     }
+}
+
+/// The generator and the board agree on Knuth's count of states, for every board.
+#[test]
+fn generated_state_counts() {
+    for rows in 2..=5 {
+        for cols in 2..=5 {
+            let board = Board::new(rows, cols).expect("valid board");
+            assert_eq!(
+                fifteen::engine::automaton::state_count(board),
+                Some(board.automaton_states()),
+                "{board}"
+            );
+        }
+    }
+    assert_eq!(
+        fifteen::engine::automaton::state_count(Board::fifteen()),
+        Some(152)
+    );
 }
 
 #[test]
@@ -291,4 +320,49 @@ fn refusals() {
         .expect("the goal");
     assert_eq!(outcome.length(), Some(0));
     assert_eq!(outcome.stats.nodes, Some(1));
+}
+
+/// `fifteen solve` uses the automaton by default, prints KORF1's final line, and refuses
+/// `--order` unless the reference engine is chosen.
+#[test]
+fn command_line() {
+    use assert_cmd::Command;
+    let data = include_str!("data/korf1_outputs.tsv");
+    let line = data
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .expect("a recorded line");
+    let (position, expected) = line.split_once('\t').expect("position<TAB>line");
+    let output = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args(["solve", position])
+        .output()
+        .expect("runs");
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let last = stdout.lines().last().expect("a final line");
+    let stripped = last.rsplit_once(" (").map_or(last, |(text, _)| text);
+    assert_eq!(stripped, expected.trim_end());
+    let output = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args(["solve", position, "--json"])
+        .output()
+        .expect("runs");
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("one JSON object");
+    assert_eq!(report["engine"], "automaton");
+    assert!(report["nodes"].as_u64().is_some_and(|n| n > 1));
+    let refused = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args(["solve", position, "--order", "SEWN"])
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--order"));
+    let accepted = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args(["solve", position, "--order", "SEWN", "--engine", "ida"])
+        .output()
+        .expect("runs");
+    assert!(accepted.status.success());
 }

@@ -10,7 +10,13 @@
 //! same-cell fallback chain inline, so a refused move costs no dispatch at all; the stack is two
 //! arrays of 256 entries indexed by a wrapping `u8`, and the board a local array indexed only by
 //! constants, so there are no bounds checks; a move is happy when its piece's bit is set in a
-//! constant mask, giving Knuth's `del` (1 happy, `SAD` sad) by a bit test and a select.
+//! constant mask, giving Knuth's `del` (1 happy, `SAD` sad) by a bit test and a select; an undo
+//! state pops the stack *before* restoring its piece, so that its tail differs from every other
+//! undo's and LLVM gives each one its own dispatch instead of merging them into one.
+//!
+//! These choices rest on LLVM's layout heuristics, not on guarantees: inlining even the corner
+//! successors into their predecessors (tried) collapses the copied dispatch back into a single
+//! shared indirect jump. Check the number of indirect jumps in `Machine::run` after changes.
 //!
 //! Invariant of `run`: `t = (sad << 8) + happy` moves remaining, Knuth's `t`; `stack[1..=sp]` holds, bottom up, `Bottom`, the root's untried tailcodes, and the
 //! fallback of every move on the current path, each with the `t` to restore. The board is
@@ -86,10 +92,10 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
     let cell = state.cell;
     match state.action {
         Action::Undo { neighbour } => quote! {
-            board[#cell] = board[#neighbour];
             state = states[sp as usize];
             t = ts[sp as usize];
             sp = sp.wrapping_sub(1);
+            board[#cell] = board[#neighbour];
             continue;
         },
         Action::Move {

@@ -116,7 +116,7 @@ pub enum Action {
         /// pushed onto the stack to resume when the move's subtree is finished.
         fallback: StateKey,
     },
-    /// Put back the piece of the cell the blank came from (`neighbour`), then pop the stack.
+    /// Pop the stack and put back the piece of the cell the blank came from (`neighbour`).
     Undo { neighbour: usize },
 }
 

@@ -35,8 +35,9 @@ trait Generated: Default {
     fn run(&mut self, count: bool, state: Self::State) -> Option<Self::State>;
     /// Where to resume after recording a winning move.
     fn resume(state: Self::State) -> Self::State;
-    /// The blank's cells along the path ending with the winning move `win` of `length` moves.
-    fn path_cells(&self, win: Self::State, length: usize) -> Vec<usize>;
+    /// The blank's cells before each move of the path of `length` moves ending with the winning
+    /// move `win`, and the direction of that last move.
+    fn path(&self, win: Self::State, length: usize) -> (Vec<usize>, Direction);
     fn nodes(&self) -> u64;
 }
 
@@ -94,18 +95,14 @@ macro_rules! instantiate {
                     state.fallback()
                 }
 
-                fn path_cells(&self, win: $module::State, length: usize) -> Vec<usize> {
+                fn path(&self, win: $module::State, length: usize) -> (Vec<usize>, Direction) {
+                    let earlier = length.saturating_sub(1);
                     let top = usize::from(self.sp);
-                    let first = (top + 1).saturating_sub(length.saturating_sub(1));
+                    let first = (top + 1).saturating_sub(earlier);
                     let mut cells: Vec<usize> =
                         self.states[first..=top].iter().map(|s| s.cell()).collect();
-                    cells.truncate(length.saturating_sub(1));
                     cells.push(win.cell());
-                    let board = Board::new($rows, $cols).unwrap_or_else(|_| Board::fifteen());
-                    if let Some(next) = board.neighbour(win.cell(), Direction::from_code(win.direction())) {
-                        cells.push(next);
-                    }
-                    cells
+                    (cells, Direction::from_code(win.direction()))
                 }
 
                 fn nodes(&self) -> u64 {
@@ -132,6 +129,14 @@ macro_rules! instantiate {
 
         /// The board sizes the automaton is generated for.
         pub const SIZES: &[(usize, usize)] = &[$(($rows, $cols)),*];
+
+        /// The number of states `(r, c, d, p)` generated for `board`, if it is instantiated.
+        pub fn state_count(board: Board) -> Option<usize> {
+            match (board.rows(), board.cols()) {
+                $(($rows, $cols) => Some($module::STATES),)*
+                _ => None,
+            }
+        }
     };
 }
 
@@ -233,7 +238,9 @@ fn drive<A: Generated>(
         let mut state = machine.set_up(start, happy, sad);
         let mut solutions = Vec::new();
         while let Some(win) = machine.run(options.count_nodes, state) {
-            let cells = machine.path_cells(win, length as usize);
+            let (mut cells, last) = machine.path(win, length as usize);
+            let goal_cell = cells.last().and_then(|&c| start.board().neighbour(c, last));
+            cells.extend(goal_cell);
             solutions.push(Solution {
                 moves: pieces_pushed(start, &cells),
                 happy,
