@@ -120,6 +120,20 @@ impl Mover {
     ) where
         F: FnMut(&State, &[u16], i32),
     {
+        if let [single] = movers {
+            // Most single blocks cannot move at all: find out without lifting them.
+            let steps: &[i32] = if reach == Reach::Path {
+                &geometry.dirs
+            } else {
+                std::slice::from_ref(&dir)
+            };
+            if !steps
+                .iter()
+                .any(|&step| can_step(geometry, state, *single, step))
+            {
+                return;
+            }
+        }
         lift(geometry, state, movers, 0);
         match reach {
             Reach::Step | Reach::Line => {
@@ -165,6 +179,17 @@ impl Mover {
         drop_at(geometry, state, movers, 0);
         // `drop_at(…, 0)` put the movers back where `lift(…, 0)` found them.
     }
+}
+
+/// Whether block `b` (on the board) can take one step by `step`.
+#[inline]
+fn can_step(geometry: &Geometry, state: &State, b: u16, step: i32) -> bool {
+    let block = state.blocks[usize::from(b)];
+    let at = block.anchor as i32 + step;
+    geometry.shapes[usize::from(block.kind)].iter().all(|&off| {
+        let v = state.cells[(at + off) as usize];
+        v == 0 || v == b + 1
+    })
 }
 
 /// Clears the cells of `movers`, which stand displaced by `delta` from their anchors' record;
