@@ -21,7 +21,9 @@
 //!
 //! The table has 32-bit slots: a configuration number relative to `table_base` in the low
 //! `number_bits` bits (plus one; 0 is a free slot) and a fingerprint of the hash in the others,
-//! so that most probes are settled without looking at a key. Linear probing, load at most 3/4.
+//! so that most probes are settled without looking at a key. It is split into 64 parts by the
+//! top bits of the hash, each with linear probing at load at most 4/5 and rebuilt on its own
+//! (to twice its live entries), so growing never needs room for two whole tables.
 //!
 //! Invariants: `table` holds exactly the live configurations (plus stale numbers); every level
 //! `< d − 2` may be forgotten, never a live one; the memory counted in `bytes` (the chunks of
@@ -168,9 +170,11 @@ impl<const W: usize> Level<W> {
     }
 }
 
-const MIN_TABLE: usize = 1 << 10;
-/// Tables of more slots would leave too few fingerprint bits.
-const MAX_TABLE: usize = 1 << 30;
+/// The table is split by the top hash bits into this many parts, rebuilt one at a time, so a
+/// rebuild never needs room for two whole tables.
+const PART_BITS: u32 = 6;
+const PARTS: usize = 1 << PART_BITS;
+const MIN_PART: usize = 16;
 
 struct Search<'o, const W: usize> {
     levels: Vec<Option<Level<W>>>,
@@ -178,12 +182,13 @@ struct Search<'o, const W: usize> {
     next_number: u64,
     /// Numbers below this are stale.
     live_base: u64,
-    table: Vec<u32>,
+    /// The parts of the table.
+    parts: Vec<Vec<u32>>,
+    /// Occupied slots of each part, stale ones included.
+    used: Vec<usize>,
     /// Slot numbers are relative to this.
     table_base: u64,
     number_bits: u32,
-    /// Occupied slots, stale ones included.
-    used: usize,
     bytes: u64,
     limit: u64,
     distance: u32,
@@ -226,10 +231,10 @@ impl<'o, const W: usize> Search<'o, W> {
             milestones: vec![0],
             next_number: 0,
             live_base: 0,
-            table: Vec::new(),
+            parts: vec![Vec::new(); PARTS],
+            used: vec![0; PARTS],
             table_base: 0,
             number_bits: 1,
-            used: 0,
             bytes: 0,
             limit,
             distance: 0,
@@ -238,7 +243,7 @@ impl<'o, const W: usize> Search<'o, W> {
             error: None,
             observer,
         };
-        search.rebuild(MIN_TABLE)?;
+        search.rebuild_all()?;
         (search.observer)(Event::Distance(0));
         search.offer(to_words(start), 0);
         if let Some(error) = search.error.take() {
@@ -314,9 +319,13 @@ impl<'o, const W: usize> Search<'o, W> {
             .get((number - self.milestones[level]) as usize)
     }
 
+    /// The part of the table and the slot in it where a hash starts probing.
     #[inline]
-    fn slot_index(&self, h: u64) -> usize {
-        (((h >> 32) * self.table.len() as u64) >> 32) as usize
+    fn home(&self, h: u64) -> (usize, usize) {
+        let high = (h >> 32) as u32;
+        let part = (high >> (32 - PART_BITS)) as usize;
+        let len = self.parts[part].len() as u64;
+        (part, ((u64::from(high << PART_BITS) * len) >> 32) as usize)
     }
 
     /// The newness test and insertion of one generated configuration.
@@ -325,11 +334,12 @@ impl<'o, const W: usize> Search<'o, W> {
         let h = hash(&key);
         let number_mask = (1u32 << self.number_bits) - 1;
         let fingerprint = (h as u32) & !number_mask;
-        let len = self.table.len();
-        let mut i = self.slot_index(h);
+        let (part, mut i) = self.home(h);
+        let slots = &self.parts[part];
+        let len = slots.len();
         let mut free = None;
         loop {
-            let slot = self.table[i];
+            let slot = slots[i];
             if slot == 0 {
                 break;
             }
@@ -352,10 +362,10 @@ impl<'o, const W: usize> Search<'o, W> {
         self.next_number += 1;
         let slot = fingerprint | ((number - self.table_base + 1) as u32);
         match free {
-            Some(at) => self.table[at] = slot,
+            Some(at) => self.parts[part][at] = slot,
             None => {
-                self.table[i] = slot;
-                self.used += 1;
+                self.parts[part][i] = slot;
+                self.used[part] += 1;
             }
         }
         (self.observer)(Event::New {
@@ -368,12 +378,15 @@ impl<'o, const W: usize> Search<'o, W> {
             (self.observer)(Event::Goal);
             return;
         }
-        let numbers_full = self.next_number - self.table_base + 1 >= u64::from(number_mask);
-        if self.used * 4 > len * 3 || numbers_full {
-            let live = (self.next_number - self.live_base) as usize;
-            if let Err(error) = self.rebuild((live * 2).max(MIN_TABLE)) {
-                self.error = Some(error);
-            }
+        let result = if self.next_number - self.table_base + 1 >= u64::from(number_mask) {
+            self.rebuild_all()
+        } else if self.used[part] * 20 > len * 17 {
+            self.rebuild_part(part, self.table_base, self.number_bits)
+        } else {
+            Ok(())
+        };
+        if let Err(error) = result {
+            self.error = Some(error);
         }
     }
 
@@ -417,36 +430,61 @@ impl<'o, const W: usize> Search<'o, W> {
         true
     }
 
-    /// Rebuilds the table with `capacity` slots, dropping stale numbers.
-    fn rebuild(&mut self, capacity: usize) -> Result<(), MemoryLimit> {
-        let new_bytes = capacity as u64 * 4;
-        if capacity > MAX_TABLE || !self.make_room(new_bytes) {
+    /// Rebuilds every part, renumbering the slots from the oldest live configuration with
+    /// enough number bits for twice the live configurations (plus some) to come.
+    fn rebuild_all(&mut self) -> Result<(), MemoryLimit> {
+        let (old_base, old_bits) = (self.table_base, self.number_bits);
+        let live = self.next_number - self.live_base;
+        let room = 2 * live + (1 << 22);
+        self.number_bits = (u64::BITS - room.leading_zeros()).min(31);
+        if live + 2 >= 1 << self.number_bits {
             return Err(self.limit_error());
         }
-        let old = std::mem::replace(&mut self.table, vec![0u32; capacity]);
-        self.bytes += new_bytes;
-        let old_mask = (1u32 << self.number_bits) - 1;
-        let old_base = self.table_base;
-        // Room for twice the slots' worth of numbers before the next forced rebuild.
-        self.number_bits = (usize::BITS - (capacity * 2).leading_zeros()).min(31);
         self.table_base = self.live_base;
-        self.used = 0;
+        for part in 0..PARTS {
+            self.rebuild_part(part, old_base, old_bits)?;
+        }
+        Ok(())
+    }
+
+    /// Rebuilds one part of the table, dropping stale numbers, with room for twice its live
+    /// entries; its slots were encoded with `old_base` and `old_bits`.
+    fn rebuild_part(
+        &mut self,
+        part: usize,
+        old_base: u64,
+        old_bits: u32,
+    ) -> Result<(), MemoryLimit> {
+        let old_mask = (1u32 << old_bits) - 1;
+        let number_of = |slot: u32| old_base + u64::from(slot & old_mask) - 1;
+        let live = self.parts[part]
+            .iter()
+            .filter(|&&s| s != 0 && number_of(s) >= self.live_base)
+            .count();
+        let capacity = (live * 8 / 5).max(MIN_PART);
+        if !self.make_room(capacity as u64 * 4) {
+            return Err(self.limit_error());
+        }
+        let old = std::mem::replace(&mut self.parts[part], vec![0u32; capacity]);
+        self.bytes += capacity as u64 * 4;
         let number_mask = (1u32 << self.number_bits) - 1;
+        self.used[part] = 0;
         for slot in old.iter().copied().filter(|&s| s != 0) {
-            let number = old_base + u64::from(slot & old_mask) - 1;
+            let number = number_of(slot);
             if number < self.live_base {
                 continue;
             }
             let h = hash(self.key_of(number));
-            let mut i = self.slot_index(h);
-            while self.table[i] != 0 {
+            let (_, mut i) = self.home(h);
+            let slots = &mut self.parts[part];
+            while slots[i] != 0 {
                 i += 1;
                 if i == capacity {
                     i = 0;
                 }
             }
-            self.table[i] = ((h as u32) & !number_mask) | ((number - self.table_base + 1) as u32);
-            self.used += 1;
+            slots[i] = ((h as u32) & !number_mask) | ((number - self.table_base + 1) as u32);
+            self.used[part] += 1;
         }
         self.bytes -= old.len() as u64 * 4;
         Ok(())
