@@ -22,7 +22,7 @@
 //! The table has 32-bit slots: a configuration number relative to `table_base` in the low
 //! `number_bits` bits (plus one; 0 is a free slot) and a fingerprint of the hash in the others,
 //! so that most probes are settled without looking at a key. It is split into 64 parts by the
-//! top bits of the hash, each with linear probing at load at most 4/5 and rebuilt on its own
+//! top bits of the hash, each with linear probing at load at most 0.85 and rebuilt on its own
 //! (to twice its live entries), so growing never needs room for two whole tables.
 //!
 //! Invariants: `table` holds exactly the live configurations (plus stale numbers); every level
@@ -461,7 +461,7 @@ impl<'o, const W: usize> Search<'o, W> {
             .iter()
             .filter(|&&s| s != 0 && number_of(s) >= self.live_base)
             .count();
-        let capacity = (live * 8 / 5).max(MIN_PART);
+        let capacity = (live * 2).max(MIN_PART);
         if !self.make_room(capacity as u64 * 4) {
             return Err(self.limit_error());
         }

@@ -15,8 +15,9 @@
 //! exactly once per mover, so the successors of a configuration are exactly the configurations
 //! one move away (possibly several times, when different movers give the same configuration).
 
+use super::pack::WALL;
 use super::pack::{Geometry, State};
-use super::superpieces::{members, BlockSet, Superpieces};
+use super::superpieces::{insert, members, BlockSet, Superpieces};
 use super::Style;
 
 /// Reusable scratch space for generating moves.
@@ -69,18 +70,33 @@ impl Mover {
         };
         let mut movers = std::mem::take(&mut self.members);
         if style.0 < 3 {
-            let n = state.blocks.len();
+            // Only a block with an empty cell just beyond it in a direction can move that way.
+            let mut candidates = [BlockSet::default(); 4];
+            for &p in &geometry.live {
+                if state.cells[p as usize] != 0 {
+                    continue;
+                }
+                for (k, &dir) in geometry.dirs.iter().enumerate() {
+                    let v = state.cells[(p as i32 - dir) as usize];
+                    if v != 0 && v != WALL {
+                        insert(&mut candidates[k], usize::from(v - 1));
+                    }
+                }
+            }
             if reach == Reach::Path {
-                for b in (0..n).rev() {
+                let any = candidates[1..].iter().fold(candidates[0], |acc, c| {
+                    std::array::from_fn(|w| acc[w] | c[w])
+                });
+                for b in descending(&any) {
                     movers.clear();
-                    movers.push(b as u16);
+                    movers.push(b);
                     self.travel(geometry, state, &movers, 0, reach, &mut emit);
                 }
             } else {
-                for &dir in &geometry.dirs {
-                    for b in (0..n).rev() {
+                for (k, &dir) in geometry.dirs.iter().enumerate() {
+                    for b in descending(&candidates[k]) {
                         movers.clear();
-                        movers.push(b as u16);
+                        movers.push(b);
                         self.travel(geometry, state, &movers, dir, reach, &mut emit);
                     }
                 }
@@ -179,6 +195,21 @@ impl Mover {
         drop_at(geometry, state, movers, 0);
         // `drop_at(…, 0)` put the movers back where `lift(…, 0)` found them.
     }
+}
+
+/// The members of a set from the largest down (the seed's block order).
+fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
+    (0..4).rev().flat_map(move |w| {
+        let mut bits = set[w];
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let top = 63 - bits.leading_zeros() as usize;
+            bits &= !(1 << top);
+            Some((w * 64 + top) as u16)
+        })
+    })
 }
 
 /// Whether block `b` (on the board) can take one step by `step`.

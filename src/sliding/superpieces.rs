@@ -106,6 +106,12 @@ impl Bits for BlockSet {
     }
 }
 
+/// Adds block `b` to a four-word set.
+#[inline]
+pub fn insert(set: &mut BlockSet, b: usize) {
+    set[b >> 6] |= 1 << (b & 63);
+}
+
 /// The members of a set, in increasing order.
 pub fn members(set: &BlockSet, out: &mut Vec<u16>) {
     out.clear();
