@@ -228,12 +228,9 @@ fn can_step(geometry: &Geometry, state: &State, b: u16, step: i32) -> bool {
 #[inline]
 fn lift(geometry: &Geometry, state: &mut State, movers: &[u16], delta: i32) {
     for &b in movers {
+        state.clear_block(geometry, b);
         let block = &mut state.blocks[usize::from(b)];
         block.anchor = (block.anchor as i32 - delta) as u32;
-        let at = block.anchor as i32 + delta;
-        for &off in &geometry.shapes[usize::from(block.kind)] {
-            state.cells[(at + off) as usize] = 0;
-        }
     }
 }
 
@@ -255,8 +252,6 @@ fn drop_at(geometry: &Geometry, state: &mut State, movers: &[u16], delta: i32) {
     for &b in movers {
         let block = &mut state.blocks[usize::from(b)];
         block.anchor = (block.anchor as i32 + delta) as u32;
-        for &off in &geometry.shapes[usize::from(block.kind)] {
-            state.cells[(block.anchor as i32 + off) as usize] = b + 1;
-        }
+        state.put_block(geometry, b);
     }
 }

@@ -50,11 +50,20 @@ pub struct Block {
 }
 
 /// An unpacked configuration.
+///
+/// `heads` mirrors `cells` with what [`State::pack`] writes for each cell: the kind of the block
+/// anchored there, 0 for an empty cell, [`SKIP`] for a cell covered by a block anchored
+/// elsewhere (and for walls). Every change of `cells` updates it ([`State::clear_block`],
+/// [`State::put_block`]), so packing reads one byte per live cell and never branches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     pub cells: Vec<u16>,
+    pub heads: Vec<u8>,
     pub blocks: Vec<Block>,
 }
+
+/// `heads` value of a cell that contributes no nybble.
+pub const SKIP: u8 = 0xff;
 
 impl Geometry {
     /// The geometry of `puzzle` (whose start layout fixes the dead cells and the key length).
@@ -108,11 +117,14 @@ impl Geometry {
     /// An all-wall board with the live cells empty.
     pub fn empty_state(&self) -> State {
         let mut cells = vec![WALL; self.padded];
+        let mut heads = vec![SKIP; self.padded];
         for &p in &self.live {
             cells[p as usize] = 0;
+            heads[p as usize] = 0;
         }
         State {
             cells,
+            heads,
             blocks: Vec::new(),
         }
     }
@@ -126,9 +138,7 @@ impl Geometry {
                 kind: placed.kind,
                 anchor,
             });
-            for &off in &self.shapes[usize::from(placed.kind)] {
-                state.cells[(anchor as i32 + off) as usize] = (b + 1) as u16;
-            }
+            state.put_block(self, b as u16);
         }
         state
     }
@@ -158,16 +168,10 @@ impl State {
         let mut key = [0u64; W];
         let mut i = 0usize;
         for &p in &geometry.live {
-            let v = self.cells[p as usize];
-            if v == 0 {
-                i += 1;
-            } else {
-                let block = self.blocks[usize::from(v - 1)];
-                if block.anchor == p {
-                    key[i >> 4] |= u64::from(block.kind) << (60 - 4 * (i & 15));
-                    i += 1;
-                }
-            }
+            let head = self.heads[p as usize];
+            let keep = usize::from(head != SKIP);
+            key[i >> 4] |= (u64::from(head & 0xf) * keep as u64) << (60 - 4 * (i & 15));
+            i += keep;
         }
         key
     }
@@ -177,18 +181,36 @@ impl State {
         let mut key = vec![0u64; geometry.words];
         let mut i = 0usize;
         for &p in &geometry.live {
-            let v = self.cells[p as usize];
-            if v == 0 {
+            let head = self.heads[p as usize];
+            if head != SKIP {
+                key[i >> 4] |= u64::from(head) << (60 - 4 * (i & 15));
                 i += 1;
-            } else {
-                let block = self.blocks[usize::from(v - 1)];
-                if block.anchor == p {
-                    key[i >> 4] |= u64::from(block.kind) << (60 - 4 * (i & 15));
-                    i += 1;
-                }
             }
         }
         key
+    }
+
+    /// Takes block `b` off the board (its record stays).
+    #[inline]
+    pub fn clear_block(&mut self, geometry: &Geometry, b: u16) {
+        let block = self.blocks[usize::from(b)];
+        for &off in &geometry.shapes[usize::from(block.kind)] {
+            let p = (block.anchor as i32 + off) as usize;
+            self.cells[p] = 0;
+            self.heads[p] = 0;
+        }
+    }
+
+    /// Puts block `b` on the board at its recorded anchor.
+    #[inline]
+    pub fn put_block(&mut self, geometry: &Geometry, b: u16) {
+        let block = self.blocks[usize::from(b)];
+        for &off in &geometry.shapes[usize::from(block.kind)] {
+            let p = (block.anchor as i32 + off) as usize;
+            self.cells[p] = b + 1;
+            self.heads[p] = SKIP;
+        }
+        self.heads[block.anchor as usize] = block.kind;
     }
 
     /// Rebuilds the state from a key produced by [`State::pack`] for the same geometry.
@@ -196,6 +218,7 @@ impl State {
     pub fn unpack(&mut self, geometry: &Geometry, key: &[u64]) {
         for &p in &geometry.live {
             self.cells[p as usize] = 0;
+            self.heads[p as usize] = 0;
         }
         self.blocks.clear();
         let mut i = 0usize;
@@ -207,10 +230,7 @@ impl State {
             i += 1;
             if kind != 0 {
                 self.blocks.push(Block { kind, anchor: p });
-                let id = self.blocks.len() as u16;
-                for &off in &geometry.shapes[usize::from(kind)] {
-                    self.cells[(p as i32 + off) as usize] = id;
-                }
+                self.put_block(geometry, (self.blocks.len() - 1) as u16);
             }
         }
     }
