@@ -170,7 +170,9 @@ impl State {
         for &p in &geometry.live {
             let head = self.heads[p as usize];
             let keep = usize::from(head != SKIP);
-            key[i >> 4] |= (u64::from(head & 0xf) * keep as u64) << (60 - 4 * (i & 15));
+            // After the last nybble `i >> 4` may reach `W`; only zeros are written then.
+            key[(i >> 4).min(W - 1)] |=
+                (u64::from(head & 0xf) * keep as u64) << (60 - 4 * (i & 15));
             i += keep;
         }
         key
