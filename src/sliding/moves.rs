@@ -93,20 +93,20 @@ impl Mover {
                     self.travel(geometry, state, &movers, 0, reach, &mut emit);
                 }
             } else {
-                for (k, &dir) in geometry.dirs.iter().enumerate() {
-                    for b in descending(&candidates[k]) {
+                for (k, candidates) in candidates.iter().enumerate() {
+                    for b in descending(candidates) {
                         movers.clear();
                         movers.push(b);
-                        self.travel(geometry, state, &movers, dir, reach, &mut emit);
+                        self.travel(geometry, state, &movers, k, reach, &mut emit);
                     }
                 }
             }
         } else {
             let mut sets = std::mem::take(&mut self.sets);
             self.seen_sets.clear();
-            for &dir in &geometry.dirs {
+            for k in 0..4 {
                 sets.clear();
-                self.superpieces.ideals(geometry, state, dir, &mut sets);
+                self.superpieces.ideals(geometry, state, k, &mut sets);
                 for set in &sets {
                     if reach == Reach::Path {
                         if self.seen_sets.contains(set) {
@@ -115,8 +115,7 @@ impl Mover {
                         self.seen_sets.push(*set);
                     }
                     members(set, &mut movers);
-                    let dir = if reach == Reach::Path { 0 } else { dir };
-                    self.travel(geometry, state, &movers, dir, reach, &mut emit);
+                    self.travel(geometry, state, &movers, k, reach, &mut emit);
                 }
             }
             self.sets = sets;
@@ -124,13 +123,14 @@ impl Mover {
         self.members = movers;
     }
 
-    /// Moves `movers` as `reach` allows (along `dir` for steps and lines; anywhere for paths).
+    /// Moves `movers` as `reach` allows (along direction `k` for steps and lines; anywhere for
+    /// paths).
     fn travel<F>(
         &mut self,
         geometry: &Geometry,
         state: &mut State,
         movers: &[u16],
-        dir: i32,
+        k: usize,
         reach: Reach,
         emit: &mut F,
     ) where
@@ -138,23 +138,21 @@ impl Mover {
     {
         if let [single] = movers {
             // Most single blocks cannot move at all: find out without lifting them.
-            let steps: &[i32] = if reach == Reach::Path {
-                &geometry.dirs
+            let movable = if reach == Reach::Path {
+                (0..4).any(|i| can_step(geometry, state, *single, i))
             } else {
-                std::slice::from_ref(&dir)
+                can_step(geometry, state, *single, k)
             };
-            if !steps
-                .iter()
-                .any(|&step| can_step(geometry, state, *single, step))
-            {
+            if !movable {
                 return;
             }
         }
         lift(geometry, state, movers, 0);
         match reach {
             Reach::Step | Reach::Line => {
+                let dir = geometry.dirs[k];
                 let mut delta = dir;
-                while fits(geometry, state, movers, delta) {
+                while fits(geometry, state, movers, delta, k) {
                     drop_at(geometry, state, movers, delta);
                     emit(state, movers, delta);
                     lift(geometry, state, movers, delta);
@@ -175,11 +173,11 @@ impl Mover {
                 self.stack.clear();
                 self.stack.push(0);
                 while let Some(at) = self.stack.pop() {
-                    for &step in &geometry.dirs {
+                    for (i, &step) in geometry.dirs.iter().enumerate() {
                         let delta = at + step;
                         let mark = (origin + delta) as usize;
                         if self.stamp[mark] == self.generation
-                            || !fits(geometry, state, movers, delta)
+                            || !fits(geometry, state, movers, delta, i)
                         {
                             continue;
                         }
@@ -212,15 +210,15 @@ fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
     })
 }
 
-/// Whether block `b` (on the board) can take one step by `step`.
+/// Whether block `b` (on the board) can take one step in direction `k`: its front cells
+/// land on empty cells (the others land on its own).
 #[inline]
-fn can_step(geometry: &Geometry, state: &State, b: u16, step: i32) -> bool {
+fn can_step(geometry: &Geometry, state: &State, b: u16, k: usize) -> bool {
     let block = state.blocks[usize::from(b)];
-    let at = block.anchor as i32 + step;
-    geometry.shapes[usize::from(block.kind)].iter().all(|&off| {
-        let v = state.cells[(at + off) as usize];
-        v == 0 || v == b + 1
-    })
+    let at = block.anchor as i32 + geometry.dirs[k];
+    geometry.fronts[usize::from(block.kind)][k]
+        .iter()
+        .all(|&off| state.cells[(at + off) as usize] == 0)
 }
 
 /// Clears the cells of `movers`, which stand displaced by `delta` from their anchors' record;
@@ -234,13 +232,15 @@ fn lift(geometry: &Geometry, state: &mut State, movers: &[u16], delta: i32) {
     }
 }
 
-/// Whether `movers` (lifted) fit at displacement `delta`.
+/// Whether `movers` (lifted) fit at displacement `delta`, reached by a step in direction `k`
+/// from a displacement where they fit: only the front cells of each block need looking at,
+/// the others land where the block itself stood, which the lifting emptied.
 #[inline]
-fn fits(geometry: &Geometry, state: &State, movers: &[u16], delta: i32) -> bool {
+fn fits(geometry: &Geometry, state: &State, movers: &[u16], delta: i32, k: usize) -> bool {
     movers.iter().all(|&b| {
         let block = state.blocks[usize::from(b)];
         let at = block.anchor as i32 + delta;
-        geometry.shapes[usize::from(block.kind)]
+        geometry.fronts[usize::from(block.kind)][k]
             .iter()
             .all(|&off| state.cells[(at + off) as usize] == 0)
     })

@@ -40,6 +40,9 @@ pub struct Geometry {
     pub words: usize,
     /// Offsets for moving right, left, down, up (the seed's `delta`).
     pub dirs: [i32; 4],
+    /// `fronts[k][i]`: the offsets of kind `k`'s cells whose neighbour in direction `dirs[i]`
+    /// is not part of the shape — the only cells that can bump into anything on a step.
+    pub fronts: [[Vec<i32>; 4]; 16],
 }
 
 /// One block of a [`State`].
@@ -90,6 +93,17 @@ impl Geometry {
             .sum();
         let nybbles = live.len() - covered + puzzle.start.blocks.len();
         let s = stride as i32;
+        let dirs = [1, -1, s, -s];
+        let fronts = std::array::from_fn(|kind| {
+            let shape: &Vec<i32> = &shapes[kind];
+            std::array::from_fn(|i| {
+                shape
+                    .iter()
+                    .copied()
+                    .filter(|off| !shape.contains(&(off + dirs[i])))
+                    .collect()
+            })
+        });
         Geometry {
             rows,
             cols,
@@ -99,7 +113,8 @@ impl Geometry {
             shapes,
             nybbles,
             words: nybbles.div_ceil(16).max(1),
-            dirs: [1, -1, s, -s],
+            dirs,
+            fronts,
         }
     }
 

@@ -132,18 +132,18 @@ pub struct Superpieces {
 }
 
 impl Superpieces {
-    /// Appends to `out` every superpiece that can shift by `dir` in `state`.
+    /// Appends to `out` every superpiece that can shift one step in direction `k` in `state`.
     pub fn ideals(
         &mut self,
         geometry: &Geometry,
         state: &State,
-        dir: i32,
+        k: usize,
         out: &mut Vec<BlockSet>,
     ) {
         if state.blocks.len() <= 64 {
-            self.small.ideals(geometry, state, dir, out);
+            self.small.ideals(geometry, state, k, out);
         } else {
-            self.large.ideals(geometry, state, dir, out);
+            self.large.ideals(geometry, state, k, out);
         }
     }
 }
@@ -160,14 +160,16 @@ struct Scratch<B> {
 }
 
 impl<B: Bits> Scratch<B> {
-    fn ideals(&mut self, geometry: &Geometry, state: &State, dir: i32, out: &mut Vec<BlockSet>) {
+    fn ideals(&mut self, geometry: &Geometry, state: &State, k: usize, out: &mut Vec<BlockSet>) {
         let n = state.blocks.len();
+        let dir = geometry.dirs[k];
         self.bumps.clear();
         self.stuck.clear();
         for (b, block) in state.blocks.iter().enumerate() {
             let mut arcs = B::default();
             let mut stuck = false;
-            for &off in &geometry.shapes[usize::from(block.kind)] {
+            // Only front cells can bump into anything.
+            for &off in &geometry.fronts[usize::from(block.kind)][k] {
                 let v = state.cells[(block.anchor as i32 + off + dir) as usize];
                 if v == WALL {
                     stuck = true;
