@@ -245,7 +245,8 @@ impl<'o, const W: usize> Search<'o, W> {
         };
         search.rebuild_all()?;
         (search.observer)(Event::Distance(0));
-        search.offer(to_words(start), 0);
+        let start = to_words::<W>(start);
+        search.offer(start, hash(&start), 0);
         if let Some(error) = search.error.take() {
             return Err(error);
         }
@@ -253,6 +254,7 @@ impl<'o, const W: usize> Search<'o, W> {
         let mut generated = 0u64;
         let mut state = geometry.empty_state();
         let mut mover = Mover::new(geometry);
+        let mut batch: Vec<([u64; W], u64)> = Vec::new();
         while search.found_at.is_none() {
             let previous = search.distance as usize;
             let size = search.live(previous).len;
@@ -275,15 +277,21 @@ impl<'o, const W: usize> Search<'o, W> {
                 let key = *search.live(previous).get(index);
                 state.unpack(geometry, &key);
                 let parent = source_base + index as u64;
+                batch.clear();
                 mover.successors(geometry, &mut state, style, |after, _, _| {
-                    if search.found_at.is_some() || search.error.is_some() {
-                        return;
-                    }
-                    generated += 1;
-                    search.offer(after.pack::<W>(geometry), parent);
+                    let key = after.pack::<W>(geometry);
+                    batch.push((key, hash(&key)));
                 });
-                if let Some(error) = search.error.take() {
-                    return Err(error);
+                generated += batch.len() as u64;
+                search.touch(&batch);
+                for &(key, h) in &batch {
+                    search.offer(key, h, parent);
+                    if let Some(error) = search.error.take() {
+                        return Err(error);
+                    }
+                    if search.found_at.is_some() {
+                        break;
+                    }
                 }
                 if search.found_at.is_some() {
                     break;
@@ -328,10 +336,29 @@ impl<'o, const W: usize> Search<'o, W> {
         (part, ((u64::from(high << PART_BITS) * len) >> 32) as usize)
     }
 
-    /// The newness test and insertion of one generated configuration.
+    /// Reads the first slot (and the key it may name) of every configuration of a batch, so
+    /// that the cache misses of the whole batch overlap before [`Search::offer`] needs them.
     #[inline]
-    fn offer(&mut self, key: [u64; W], parent: u64) {
-        let h = hash(&key);
+    fn touch(&self, batch: &[([u64; W], u64)]) {
+        let number_mask = (1u32 << self.number_bits) - 1;
+        let mut sum = 0u64;
+        for &(_, h) in batch {
+            let (part, i) = self.home(h);
+            let slot = self.parts[part][i];
+            sum = sum.wrapping_add(u64::from(slot));
+            if slot != 0 && slot & !number_mask == (h as u32) & !number_mask {
+                let number = self.table_base + u64::from(slot & number_mask) - 1;
+                if number >= self.live_base {
+                    sum = sum.wrapping_add(self.key_of(number)[0]);
+                }
+            }
+        }
+        std::hint::black_box(sum);
+    }
+
+    /// The newness test and insertion of one generated configuration with hash `h`.
+    #[inline]
+    fn offer(&mut self, key: [u64; W], h: u64, parent: u64) {
         let number_mask = (1u32 << self.number_bits) - 1;
         let fingerprint = (h as u32) & !number_mask;
         let (part, mut i) = self.home(h);
