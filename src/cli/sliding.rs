@@ -139,7 +139,7 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
     let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(error) => {
-            let _ = out.flush();
+            progress.close_line();
             return Err(Failure::BadInput(error.to_string()));
         }
     };

@@ -8,16 +8,26 @@
 //! is *stale* — treated as a free slot for insertion and skipped on lookup (it is never equal
 //! to a configuration generated now). Stale slots are swept out when the table is rebuilt.
 //!
-//! Every level keeps its packed configurations and, per configuration, the index of its
-//! predecessor in the level before, so the path to the goal is read backwards. Older levels are
-//! kept while the memory budget allows and forgotten, oldest first, when it does not; if the
-//! way back then stops at a forgotten level `f`, the caller searches again from the start with
-//! the configuration reached at level `f` as the goal — the seed's waypoint restart. When even
-//! the three live levels and the table do not fit, the search stops with a [`MemoryLimit`].
+//! Every level keeps its packed configurations, in the order found, in chunks (no copying, little
+//! slack). The predecessor link of the seed is not stored: every move can be undone by a move
+//! of the same style, so a predecessor of a configuration at distance `k` is any configuration
+//! of level `k − 1` among its successors, and the first one in level order is exactly the
+//! configuration that generated it first — the seed's link. The path is read backwards that
+//! way, one scan per level. Older levels are kept while the memory budget allows and forgotten,
+//! oldest first, when it does not; if the way back then stops at a forgotten level `f`, the
+//! caller searches again from the start with the configuration reached at level `f` as the
+//! goal — the seed's waypoint restart. When even the three live levels and the table do not
+//! fit, the search stops with a [`MemoryLimit`].
+//!
+//! The table has 32-bit slots: a configuration number relative to `table_base` in the low
+//! `number_bits` bits (plus one; 0 is a free slot) and a fingerprint of the hash in the others,
+//! so that most probes are settled without looking at a key. It is split into 64 parts by the
+//! top bits of the hash, each with linear probing at load at most 0.85 and rebuilt on its own
+//! (to twice its live entries), so growing never needs room for two whole tables.
 //!
 //! Invariants: `table` holds exactly the live configurations (plus stale numbers); every level
-//! `< d − 2` may be forgotten, never a live one; the memory counted in `bytes` is the capacity
-//! of every kept vector plus the table, and never exceeds `limit`.
+//! `< d − 2` may be forgotten, never a live one; the memory counted in `bytes` (the chunks of
+//! every kept level plus the table) never exceeds `limit`.
 
 use super::moves::Mover;
 use super::pack::Geometry;
@@ -101,29 +111,70 @@ pub fn search(
     }
 }
 
+/// Entries per chunk of a level (after the first chunk, which grows up to this size).
+const CHUNK_BITS: u32 = 13;
+const CHUNK: usize = 1 << CHUNK_BITS;
+
+/// The configurations of one level, in the order found.
 struct Level<const W: usize> {
-    keys: Vec<[u64; W]>,
-    parents: Vec<u32>,
+    chunks: Vec<Vec<[u64; W]>>,
+    len: usize,
 }
 
 impl<const W: usize> Level<W> {
-    const ENTRY: u64 = (W * 8 + 4) as u64;
+    const ENTRY: u64 = (W * 8) as u64;
 
     fn new() -> Self {
         Level {
-            keys: Vec::new(),
-            parents: Vec::new(),
+            chunks: Vec::new(),
+            len: 0,
         }
     }
 
     fn bytes(&self) -> u64 {
-        self.keys.capacity() as u64 * (W as u64 * 8) + self.parents.capacity() as u64 * 4
+        self.chunks
+            .iter()
+            .map(|c| c.capacity() as u64 * Self::ENTRY)
+            .sum()
+    }
+
+    #[inline]
+    fn get(&self, index: usize) -> &[u64; W] {
+        &self.chunks[index >> CHUNK_BITS][index & (CHUNK - 1)]
+    }
+
+    /// Bytes the next push allocates (0 when there is room).
+    fn growth(&self) -> usize {
+        match self.chunks.last() {
+            Some(chunk) if chunk.len() < chunk.capacity() => 0,
+            Some(chunk) if self.chunks.len() == 1 && chunk.len() < CHUNK => {
+                (chunk.len() * 2).min(CHUNK) - chunk.len()
+            }
+            Some(_) => CHUNK,
+            None => 64,
+        }
+    }
+
+    fn push(&mut self, key: [u64; W]) {
+        let growth = self.growth();
+        if growth > 0 {
+            match self.chunks.last_mut() {
+                Some(chunk) if chunk.len() < CHUNK => chunk.reserve_exact(growth),
+                _ => self.chunks.push(Vec::with_capacity(growth)),
+            }
+        }
+        if let Some(chunk) = self.chunks.last_mut() {
+            chunk.push(key);
+            self.len += 1;
+        }
     }
 }
 
-const ID_BITS: u32 = 40;
-const ID_MASK: u64 = (1 << ID_BITS) - 1;
-const MIN_TABLE: usize = 1 << 10;
+/// The table is split by the top hash bits into this many parts, rebuilt one at a time, so a
+/// rebuild never needs room for two whole tables.
+const PART_BITS: u32 = 6;
+const PARTS: usize = 1 << PART_BITS;
+const MIN_PART: usize = 16;
 
 struct Search<'o, const W: usize> {
     levels: Vec<Option<Level<W>>>,
@@ -131,17 +182,20 @@ struct Search<'o, const W: usize> {
     next_number: u64,
     /// Numbers below this are stale.
     live_base: u64,
-    table: Vec<u64>,
-    /// Occupied slots, stale ones included.
-    used: usize,
-    shift: u32,
+    /// The parts of the table.
+    parts: Vec<Vec<u32>>,
+    /// Occupied slots of each part, stale ones included.
+    used: Vec<usize>,
+    /// Slot numbers are relative to this.
+    table_base: u64,
+    number_bits: u32,
     bytes: u64,
     limit: u64,
     distance: u32,
     goal: Option<[u64; W]>,
     found_at: Option<u32>,
     error: Option<MemoryLimit>,
-    observer: &'o mut dyn FnMut(Event),
+    observer: &'o mut dyn FnMut(Event<'_>),
 }
 
 #[inline]
@@ -150,9 +204,9 @@ fn hash<const W: usize>(key: &[u64; W]) -> u64 {
     for &w in key {
         h = (h.rotate_left(23) ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
-    h ^= h >> 33;
+    h ^= h >> 32;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^ (h >> 33)
+    h ^ (h >> 29)
 }
 
 fn to_words<const W: usize>(key: &[u64]) -> [u64; W] {
@@ -170,16 +224,17 @@ impl<'o, const W: usize> Search<'o, W> {
         goal: Option<&[u64]>,
         style: Style,
         limit: u64,
-        observer: &'o mut dyn FnMut(Event),
+        observer: &'o mut dyn FnMut(Event<'_>),
     ) -> Result<Report, MemoryLimit> {
         let mut search = Search::<W> {
-            levels: Vec::new(),
+            levels: vec![Some(Level::new())],
             milestones: vec![0],
             next_number: 0,
             live_base: 0,
-            table: Vec::new(),
-            used: 0,
-            shift: 0,
+            parts: vec![Vec::new(); PARTS],
+            used: vec![0; PARTS],
+            table_base: 0,
+            number_bits: 1,
             bytes: 0,
             limit,
             distance: 0,
@@ -188,10 +243,10 @@ impl<'o, const W: usize> Search<'o, W> {
             error: None,
             observer,
         };
-        search.resize_table(MIN_TABLE)?;
-        search.levels.push(Some(Level::new()));
+        search.rebuild_all()?;
         (search.observer)(Event::Distance(0));
-        search.offer(to_words(start), 0);
+        let start = to_words::<W>(start);
+        search.offer(start, hash(&start), 0);
         if let Some(error) = search.error.take() {
             return Err(error);
         }
@@ -199,9 +254,10 @@ impl<'o, const W: usize> Search<'o, W> {
         let mut generated = 0u64;
         let mut state = geometry.empty_state();
         let mut mover = Mover::new(geometry);
+        let mut batch: Vec<([u64; W], u64)> = Vec::new();
         while search.found_at.is_none() {
             let previous = search.distance as usize;
-            let size = search.level(previous).keys.len();
+            let size = search.live(previous).len;
             if size == 0 {
                 break;
             }
@@ -216,25 +272,35 @@ impl<'o, const W: usize> Search<'o, W> {
             search.milestones.push(search.next_number);
             search.live_base = if d >= 2 { search.milestones[d - 2] } else { 0 };
             search.levels.push(Some(Level::new()));
+            let source_base = search.milestones[d - 1];
             for index in 0..size {
-                let key = search.level(previous).keys[index];
+                let key = *search.live(previous).get(index);
                 state.unpack(geometry, &key);
+                let parent = source_base + index as u64;
+                batch.clear();
                 mover.successors(geometry, &mut state, style, |after, _, _| {
-                    if search.found_at.is_some() || search.error.is_some() {
-                        return;
-                    }
-                    generated += 1;
-                    search.offer(after.pack::<W>(geometry), index as u32);
+                    let key = after.pack::<W>(geometry);
+                    batch.push((key, hash(&key)));
                 });
-                if let Some(error) = search.error.take() {
-                    return Err(error);
+                generated += batch.len() as u64;
+                search.touch(&batch);
+                for &(key, h) in &batch {
+                    search.offer(key, h, parent);
+                    if let Some(error) = search.error.take() {
+                        return Err(error);
+                    }
+                    if search.found_at.is_some() {
+                        break;
+                    }
                 }
                 if search.found_at.is_some() {
                     break;
                 }
             }
         }
-        let found = search.found_at.map(|distance| search.path_back(distance));
+        let found = search
+            .found_at
+            .map(|distance| search.path_back(geometry, style, &mut mover, distance));
         Ok(Report {
             levels,
             generated,
@@ -242,9 +308,9 @@ impl<'o, const W: usize> Search<'o, W> {
         })
     }
 
-    fn level(&self, d: usize) -> &Level<W> {
-        // Live levels are never forgotten.
-        self.levels[d].as_ref().expect("live level kept")
+    /// A live level (`d − 2` to `d`): never forgotten.
+    fn live(&self, d: usize) -> &Level<W> {
+        self.levels[d].as_ref().expect("live levels are kept")
     }
 
     #[inline]
@@ -257,52 +323,81 @@ impl<'o, const W: usize> Search<'o, W> {
         } else {
             d - 2
         };
-        let index = (number - self.milestones[level]) as usize;
-        &self.level(level).keys[index]
+        self.live(level)
+            .get((number - self.milestones[level]) as usize)
     }
 
-    /// The newness test and insertion of one generated configuration.
+    /// The part of the table and the slot in it where a hash starts probing.
     #[inline]
-    fn offer(&mut self, key: [u64; W], parent: u32) {
-        let h = hash(&key);
-        let fingerprint = (h & 0xff_ffff) << ID_BITS;
-        let mask = self.table.len() - 1;
-        let mut i = (h >> self.shift) as usize;
+    fn home(&self, h: u64) -> (usize, usize) {
+        let high = (h >> 32) as u32;
+        let part = (high >> (32 - PART_BITS)) as usize;
+        let len = self.parts[part].len() as u64;
+        (part, ((u64::from(high << PART_BITS) * len) >> 32) as usize)
+    }
+
+    /// Reads the first slot (and the key it may name) of every configuration of a batch, so
+    /// that the cache misses of the whole batch overlap before [`Search::offer`] needs them.
+    #[inline]
+    fn touch(&self, batch: &[([u64; W], u64)]) {
+        let number_mask = (1u32 << self.number_bits) - 1;
+        let mut sum = 0u64;
+        for &(_, h) in batch {
+            let (part, i) = self.home(h);
+            let slot = self.parts[part][i];
+            sum = sum.wrapping_add(u64::from(slot));
+            if slot != 0 && slot & !number_mask == (h as u32) & !number_mask {
+                let number = self.table_base + u64::from(slot & number_mask) - 1;
+                if number >= self.live_base {
+                    sum = sum.wrapping_add(self.key_of(number)[0]);
+                }
+            }
+        }
+        std::hint::black_box(sum);
+    }
+
+    /// The newness test and insertion of one generated configuration with hash `h`.
+    #[inline]
+    fn offer(&mut self, key: [u64; W], h: u64, parent: u64) {
+        let number_mask = (1u32 << self.number_bits) - 1;
+        let fingerprint = (h as u32) & !number_mask;
+        let (part, mut i) = self.home(h);
+        let slots = &self.parts[part];
+        let len = slots.len();
         let mut free = None;
         loop {
-            let slot = self.table[i];
+            let slot = slots[i];
             if slot == 0 {
                 break;
             }
-            let number = (slot & ID_MASK) - 1;
+            let number = self.table_base + u64::from(slot & number_mask) - 1;
             if number < self.live_base {
                 free.get_or_insert(i);
-            } else if slot & !ID_MASK == fingerprint && *self.key_of(number) == key {
+            } else if slot & !number_mask == fingerprint && *self.key_of(number) == key {
                 return;
             }
-            i = (i + 1) & mask;
+            i += 1;
+            if i == len {
+                i = 0;
+            }
         }
         let number = self.next_number;
         let d = self.distance as usize;
-        if self.push(d, key, parent).is_err() {
+        if !self.append(d, key) {
             return;
         }
         self.next_number += 1;
+        let slot = fingerprint | ((number - self.table_base + 1) as u32);
         match free {
-            Some(slot) => self.table[slot] = fingerprint | (number + 1),
+            Some(at) => self.parts[part][at] = slot,
             None => {
-                self.table[i] = fingerprint | (number + 1);
-                self.used += 1;
+                self.parts[part][i] = slot;
+                self.used[part] += 1;
             }
         }
-        let parent_number = if d == 0 {
-            0
-        } else {
-            self.milestones[d - 1] + u64::from(parent)
-        };
         (self.observer)(Event::New {
             number,
-            parent: parent_number,
+            parent,
             key: &key,
         });
         if self.goal == Some(key) {
@@ -310,54 +405,30 @@ impl<'o, const W: usize> Search<'o, W> {
             (self.observer)(Event::Goal);
             return;
         }
-        if self.used * 5 > self.table.len() * 3 {
-            let live = (self.next_number - self.live_base) as usize;
-            let capacity = if live * 10 > self.table.len() * 3 {
-                self.table.len() * 2
-            } else {
-                self.table.len()
-            };
-            if let Err(error) = self.resize_table(capacity) {
-                self.error = Some(error);
-            }
+        let result = if self.next_number - self.table_base + 1 >= u64::from(number_mask) {
+            self.rebuild_all()
+        } else if self.used[part] * 20 > len * 17 {
+            self.rebuild_part(part, self.table_base, self.number_bits)
+        } else {
+            Ok(())
+        };
+        if let Err(error) = result {
+            self.error = Some(error);
         }
     }
 
-    /// Appends to level `d`, growing its vectors within the budget.
-    fn push(&mut self, d: usize, key: [u64; W], parent: u32) -> Result<(), ()> {
-        let (len, capacity) = {
-            let level = self.level(d);
-            (level.keys.len(), level.keys.capacity())
-        };
-        if len == capacity {
-            let wanted = (capacity / 2).max(1024) as u64;
-            let extra = match self.make_room(wanted * Level::<W>::ENTRY) {
-                Ok(()) => wanted,
-                Err(room) if room >= Level::<W>::ENTRY => room / Level::<W>::ENTRY,
-                Err(_) => {
-                    self.error = Some(self.limit_error());
-                    return Err(());
-                }
-            };
-            if len + extra as usize > u32::MAX as usize {
-                self.error = Some(self.limit_error());
-                return Err(());
-            }
-            let Some(level) = self.levels[d].as_mut() else {
-                return Err(());
-            };
-            let before = level.bytes();
-            level.keys.reserve_exact(extra as usize);
-            level.parents.reserve_exact(extra as usize);
-            let after = level.bytes();
-            self.bytes = self.bytes - before + after;
+    /// Appends to level `d` within the budget; false (with `error` set) when it cannot.
+    fn append(&mut self, d: usize, key: [u64; W]) -> bool {
+        let growth = self.live(d).growth() as u64 * Level::<W>::ENTRY;
+        if growth > 0 && !self.make_room(growth) {
+            self.error = Some(self.limit_error());
+            return false;
         }
-        let Some(level) = self.levels[d].as_mut() else {
-            return Err(());
-        };
-        level.keys.push(key);
-        level.parents.push(parent);
-        Ok(())
+        if let Some(level) = self.levels[d].as_mut() {
+            level.push(key);
+        }
+        self.bytes += growth;
+        true
     }
 
     fn limit_error(&self) -> MemoryLimit {
@@ -368,8 +439,8 @@ impl<'o, const W: usize> Search<'o, W> {
         }
     }
 
-    /// Frees old levels until `extra` more bytes fit; on failure returns the room there is.
-    fn make_room(&mut self, extra: u64) -> Result<(), u64> {
+    /// Forgets old levels until `extra` more bytes fit; false if they cannot.
+    fn make_room(&mut self, extra: u64) -> bool {
         let d = self.distance as usize;
         let mut oldest = 0;
         while self.bytes + extra > self.limit {
@@ -377,55 +448,108 @@ impl<'o, const W: usize> Search<'o, W> {
                 oldest += 1;
             }
             if oldest + 2 >= d {
-                return Err(self.limit.saturating_sub(self.bytes));
+                return false;
             }
             if let Some(level) = self.levels[oldest].take() {
                 self.bytes -= level.bytes();
             }
         }
+        true
+    }
+
+    /// Rebuilds every part, renumbering the slots from the oldest live configuration with
+    /// enough number bits for twice the live configurations (plus some) to come.
+    fn rebuild_all(&mut self) -> Result<(), MemoryLimit> {
+        let (old_base, old_bits) = (self.table_base, self.number_bits);
+        let live = self.next_number - self.live_base;
+        let room = 2 * live + (1 << 22);
+        self.number_bits = (u64::BITS - room.leading_zeros()).min(31);
+        if live + 2 >= 1 << self.number_bits {
+            return Err(self.limit_error());
+        }
+        self.table_base = self.live_base;
+        for part in 0..PARTS {
+            self.rebuild_part(part, old_base, old_bits)?;
+        }
         Ok(())
     }
 
-    /// Rebuilds the table with `capacity` slots, dropping stale numbers.
-    fn resize_table(&mut self, capacity: usize) -> Result<(), MemoryLimit> {
-        let new_bytes = capacity as u64 * 8;
-        if self.make_room(new_bytes).is_err() {
+    /// Rebuilds one part of the table, dropping stale numbers, with room for twice its live
+    /// entries; its slots were encoded with `old_base` and `old_bits`.
+    fn rebuild_part(
+        &mut self,
+        part: usize,
+        old_base: u64,
+        old_bits: u32,
+    ) -> Result<(), MemoryLimit> {
+        let old_mask = (1u32 << old_bits) - 1;
+        let number_of = |slot: u32| old_base + u64::from(slot & old_mask) - 1;
+        let live = self.parts[part]
+            .iter()
+            .filter(|&&s| s != 0 && number_of(s) >= self.live_base)
+            .count();
+        let capacity = (live * 2).max(MIN_PART);
+        if !self.make_room(capacity as u64 * 4) {
             return Err(self.limit_error());
         }
-        let old = std::mem::replace(&mut self.table, vec![0u64; capacity]);
-        self.bytes += new_bytes;
-        self.shift = 64 - capacity.trailing_zeros();
-        self.used = 0;
-        let mask = capacity - 1;
+        let old = std::mem::replace(&mut self.parts[part], vec![0u32; capacity]);
+        self.bytes += capacity as u64 * 4;
+        let number_mask = (1u32 << self.number_bits) - 1;
+        self.used[part] = 0;
         for slot in old.iter().copied().filter(|&s| s != 0) {
-            let number = (slot & ID_MASK) - 1;
+            let number = number_of(slot);
             if number < self.live_base {
                 continue;
             }
-            let mut i = (hash(self.key_of(number)) >> self.shift) as usize;
-            while self.table[i] != 0 {
-                i = (i + 1) & mask;
+            let h = hash(self.key_of(number));
+            let (_, mut i) = self.home(h);
+            let slots = &mut self.parts[part];
+            while slots[i] != 0 {
+                i += 1;
+                if i == capacity {
+                    i = 0;
+                }
             }
-            self.table[i] = slot;
-            self.used += 1;
+            slots[i] = ((h as u32) & !number_mask) | ((number - self.table_base + 1) as u32);
+            self.used[part] += 1;
         }
-        self.bytes -= old.len() as u64 * 8;
+        self.bytes -= old.len() as u64 * 4;
         Ok(())
     }
 
-    /// The keys from the oldest surviving level up to the goal, the goal being the last
-    /// configuration inserted at `distance`.
-    fn path_back(&self, distance: u32) -> Found {
+    /// The keys from the oldest surviving level up to the goal, the last configuration found.
+    fn path_back(
+        &self,
+        geometry: &Geometry,
+        style: Style,
+        mover: &mut Mover,
+        distance: u32,
+    ) -> Found {
         let mut d = distance as usize;
-        let mut index = self.level(d).keys.len() - 1;
-        let mut path = vec![self.level(d).keys[index].to_vec()];
+        let goal_level = self.live(d);
+        let mut current = *goal_level.get(goal_level.len - 1);
+        let mut path = vec![current.to_vec()];
+        let mut state = geometry.empty_state();
+        let mut neighbours: Vec<[u64; W]> = Vec::new();
         while d > 0 {
             let Some(before) = self.levels[d - 1].as_ref() else {
                 break;
             };
-            index = self.level(d).parents[index] as usize;
+            neighbours.clear();
+            state.unpack(geometry, &current);
+            mover.successors(geometry, &mut state, style, |after, _, _| {
+                neighbours.push(after.pack::<W>(geometry));
+            });
+            neighbours.sort_unstable();
+            let found = (0..before.len)
+                .map(|i| before.get(i))
+                .find(|key| neighbours.binary_search(key).is_ok());
+            let Some(&predecessor) = found else {
+                break; // cannot happen: moves are reversible
+            };
+            current = predecessor;
             d -= 1;
-            path.push(before.keys[index].to_vec());
+            path.push(current.to_vec());
         }
         path.reverse();
         Found {

@@ -110,6 +110,9 @@ pub fn solve(
         let Some(part) = again.found else {
             break; // cannot happen: the waypoint was reached before
         };
+        if part.first_level >= first_level {
+            break; // cannot happen: the waypoint's level is live when it is found
+        }
         let mut head = part.path;
         head.pop();
         head.extend(path);

@@ -15,8 +15,9 @@
 //! exactly once per mover, so the successors of a configuration are exactly the configurations
 //! one move away (possibly several times, when different movers give the same configuration).
 
+use super::pack::WALL;
 use super::pack::{Geometry, State};
-use super::superpieces::{members, BlockSet, Superpieces};
+use super::superpieces::{insert, members, BlockSet, Superpieces};
 use super::Style;
 
 /// Reusable scratch space for generating moves.
@@ -69,28 +70,43 @@ impl Mover {
         };
         let mut movers = std::mem::take(&mut self.members);
         if style.0 < 3 {
-            let n = state.blocks.len();
+            // Only a block with an empty cell just beyond it in a direction can move that way.
+            let mut candidates = [BlockSet::default(); 4];
+            for &p in &geometry.live {
+                if state.cells[p as usize] != 0 {
+                    continue;
+                }
+                for (k, &dir) in geometry.dirs.iter().enumerate() {
+                    let v = state.cells[(p as i32 - dir) as usize];
+                    if v != 0 && v != WALL {
+                        insert(&mut candidates[k], usize::from(v - 1));
+                    }
+                }
+            }
             if reach == Reach::Path {
-                for b in (0..n).rev() {
+                let any = candidates[1..].iter().fold(candidates[0], |acc, c| {
+                    std::array::from_fn(|w| acc[w] | c[w])
+                });
+                for b in descending(&any) {
                     movers.clear();
-                    movers.push(b as u16);
+                    movers.push(b);
                     self.travel(geometry, state, &movers, 0, reach, &mut emit);
                 }
             } else {
-                for &dir in &geometry.dirs {
-                    for b in (0..n).rev() {
+                for (k, candidates) in candidates.iter().enumerate() {
+                    for b in descending(candidates) {
                         movers.clear();
-                        movers.push(b as u16);
-                        self.travel(geometry, state, &movers, dir, reach, &mut emit);
+                        movers.push(b);
+                        self.travel(geometry, state, &movers, k, reach, &mut emit);
                     }
                 }
             }
         } else {
             let mut sets = std::mem::take(&mut self.sets);
             self.seen_sets.clear();
-            for &dir in &geometry.dirs {
+            for k in 0..4 {
                 sets.clear();
-                self.superpieces.ideals(geometry, state, dir, &mut sets);
+                self.superpieces.ideals(geometry, state, k, &mut sets);
                 for set in &sets {
                     if reach == Reach::Path {
                         if self.seen_sets.contains(set) {
@@ -99,8 +115,7 @@ impl Mover {
                         self.seen_sets.push(*set);
                     }
                     members(set, &mut movers);
-                    let dir = if reach == Reach::Path { 0 } else { dir };
-                    self.travel(geometry, state, &movers, dir, reach, &mut emit);
+                    self.travel(geometry, state, &movers, k, reach, &mut emit);
                 }
             }
             self.sets = sets;
@@ -108,23 +123,36 @@ impl Mover {
         self.members = movers;
     }
 
-    /// Moves `movers` as `reach` allows (along `dir` for steps and lines; anywhere for paths).
+    /// Moves `movers` as `reach` allows (along direction `k` for steps and lines; anywhere for
+    /// paths).
     fn travel<F>(
         &mut self,
         geometry: &Geometry,
         state: &mut State,
         movers: &[u16],
-        dir: i32,
+        k: usize,
         reach: Reach,
         emit: &mut F,
     ) where
         F: FnMut(&State, &[u16], i32),
     {
+        if let [single] = movers {
+            // Most single blocks cannot move at all: find out without lifting them.
+            let movable = if reach == Reach::Path {
+                (0..4).any(|i| can_step(geometry, state, *single, i))
+            } else {
+                can_step(geometry, state, *single, k)
+            };
+            if !movable {
+                return;
+            }
+        }
         lift(geometry, state, movers, 0);
         match reach {
             Reach::Step | Reach::Line => {
+                let dir = geometry.dirs[k];
                 let mut delta = dir;
-                while fits(geometry, state, movers, delta) {
+                while fits(geometry, state, movers, delta, k) {
                     drop_at(geometry, state, movers, delta);
                     emit(state, movers, delta);
                     lift(geometry, state, movers, delta);
@@ -145,11 +173,11 @@ impl Mover {
                 self.stack.clear();
                 self.stack.push(0);
                 while let Some(at) = self.stack.pop() {
-                    for &step in &geometry.dirs {
+                    for (i, &step) in geometry.dirs.iter().enumerate() {
                         let delta = at + step;
                         let mark = (origin + delta) as usize;
                         if self.stamp[mark] == self.generation
-                            || !fits(geometry, state, movers, delta)
+                            || !fits(geometry, state, movers, delta, i)
                         {
                             continue;
                         }
@@ -167,27 +195,52 @@ impl Mover {
     }
 }
 
+/// The members of a set from the largest down (the seed's block order).
+fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
+    (0..4).rev().flat_map(move |w| {
+        let mut bits = set[w];
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let top = 63 - bits.leading_zeros() as usize;
+            bits &= !(1 << top);
+            Some((w * 64 + top) as u16)
+        })
+    })
+}
+
+/// Whether block `b` (on the board) can take one step in direction `k`: its front cells
+/// land on empty cells (the others land on its own).
+#[inline]
+fn can_step(geometry: &Geometry, state: &State, b: u16, k: usize) -> bool {
+    let block = state.blocks[usize::from(b)];
+    let at = block.anchor as i32 + geometry.dirs[k];
+    geometry.fronts[usize::from(block.kind)][k]
+        .iter()
+        .all(|&off| state.cells[(at + off) as usize] == 0)
+}
+
 /// Clears the cells of `movers`, which stand displaced by `delta` from their anchors' record;
 /// their anchors go back to the undisplaced places.
 #[inline]
 fn lift(geometry: &Geometry, state: &mut State, movers: &[u16], delta: i32) {
     for &b in movers {
+        state.clear_block(geometry, b);
         let block = &mut state.blocks[usize::from(b)];
         block.anchor = (block.anchor as i32 - delta) as u32;
-        let at = block.anchor as i32 + delta;
-        for &off in &geometry.shapes[usize::from(block.kind)] {
-            state.cells[(at + off) as usize] = 0;
-        }
     }
 }
 
-/// Whether `movers` (lifted) fit at displacement `delta`.
+/// Whether `movers` (lifted) fit at displacement `delta`, reached by a step in direction `k`
+/// from a displacement where they fit: only the front cells of each block need looking at,
+/// the others land where the block itself stood, which the lifting emptied.
 #[inline]
-fn fits(geometry: &Geometry, state: &State, movers: &[u16], delta: i32) -> bool {
+fn fits(geometry: &Geometry, state: &State, movers: &[u16], delta: i32, k: usize) -> bool {
     movers.iter().all(|&b| {
         let block = state.blocks[usize::from(b)];
         let at = block.anchor as i32 + delta;
-        geometry.shapes[usize::from(block.kind)]
+        geometry.fronts[usize::from(block.kind)][k]
             .iter()
             .all(|&off| state.cells[(at + off) as usize] == 0)
     })
@@ -199,8 +252,6 @@ fn drop_at(geometry: &Geometry, state: &mut State, movers: &[u16], delta: i32) {
     for &b in movers {
         let block = &mut state.blocks[usize::from(b)];
         block.anchor = (block.anchor as i32 + delta) as u32;
-        for &off in &geometry.shapes[usize::from(block.kind)] {
-            state.cells[(block.anchor as i32 + off) as usize] = b + 1;
-        }
+        state.put_block(geometry, b);
     }
 }

@@ -62,6 +62,8 @@ pub struct Progress<'g, W: Write> {
     geometry: &'g Geometry,
     verbose: bool,
     first_of_level: bool,
+    /// A configuration was printed without its line end yet.
+    open_line: bool,
     out: W,
 }
 
@@ -71,8 +73,18 @@ impl<'g, W: Write> Progress<'g, W> {
             geometry,
             verbose,
             first_of_level: true,
+            open_line: false,
             out,
         }
+    }
+
+    /// Ends a line left open by the first configuration of an unfinished distance (before an
+    /// error message).
+    pub fn close_line(&mut self) {
+        if std::mem::take(&mut self.open_line) {
+            let _ = writeln!(self.out);
+        }
+        let _ = self.out.flush();
     }
 
     /// Handles one event. Write errors (a closed pipe) are ignored here, as in the seed.
@@ -96,10 +108,12 @@ impl<'g, W: Write> Progress<'g, W> {
                     writeln!(self.out, "{hex} ({number}=#{number:x}, from #{parent:x})")?;
                 } else if self.first_of_level {
                     write!(self.out, "{}", self.geometry.key_hex(key))?;
+                    self.open_line = true;
                 }
                 self.first_of_level = false;
             }
             Event::LevelDone { distance, size } => {
+                self.open_line = false;
                 if !self.verbose {
                     if distance == 0 {
                         writeln!(self.out, ".")?;

@@ -40,6 +40,9 @@ pub struct Geometry {
     pub words: usize,
     /// Offsets for moving right, left, down, up (the seed's `delta`).
     pub dirs: [i32; 4],
+    /// `fronts[k][i]`: the offsets of kind `k`'s cells whose neighbour in direction `dirs[i]`
+    /// is not part of the shape — the only cells that can bump into anything on a step.
+    pub fronts: [[Vec<i32>; 4]; 16],
 }
 
 /// One block of a [`State`].
@@ -50,11 +53,20 @@ pub struct Block {
 }
 
 /// An unpacked configuration.
+///
+/// `heads` mirrors `cells` with what [`State::pack`] writes for each cell: the kind of the block
+/// anchored there, 0 for an empty cell, [`SKIP`] for a cell covered by a block anchored
+/// elsewhere (and for walls). Every change of `cells` updates it ([`State::clear_block`],
+/// [`State::put_block`]), so packing reads one byte per live cell and never branches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     pub cells: Vec<u16>,
+    pub heads: Vec<u8>,
     pub blocks: Vec<Block>,
 }
+
+/// `heads` value of a cell that contributes no nybble.
+pub const SKIP: u8 = 0xff;
 
 impl Geometry {
     /// The geometry of `puzzle` (whose start layout fixes the dead cells and the key length).
@@ -81,6 +93,17 @@ impl Geometry {
             .sum();
         let nybbles = live.len() - covered + puzzle.start.blocks.len();
         let s = stride as i32;
+        let dirs = [1, -1, s, -s];
+        let fronts = std::array::from_fn(|kind| {
+            let shape: &Vec<i32> = &shapes[kind];
+            std::array::from_fn(|i| {
+                shape
+                    .iter()
+                    .copied()
+                    .filter(|off| !shape.contains(&(off + dirs[i])))
+                    .collect()
+            })
+        });
         Geometry {
             rows,
             cols,
@@ -90,7 +113,8 @@ impl Geometry {
             shapes,
             nybbles,
             words: nybbles.div_ceil(16).max(1),
-            dirs: [1, -1, s, -s],
+            dirs,
+            fronts,
         }
     }
 
@@ -108,11 +132,14 @@ impl Geometry {
     /// An all-wall board with the live cells empty.
     pub fn empty_state(&self) -> State {
         let mut cells = vec![WALL; self.padded];
+        let mut heads = vec![SKIP; self.padded];
         for &p in &self.live {
             cells[p as usize] = 0;
+            heads[p as usize] = 0;
         }
         State {
             cells,
+            heads,
             blocks: Vec::new(),
         }
     }
@@ -126,9 +153,7 @@ impl Geometry {
                 kind: placed.kind,
                 anchor,
             });
-            for &off in &self.shapes[usize::from(placed.kind)] {
-                state.cells[(anchor as i32 + off) as usize] = (b + 1) as u16;
-            }
+            state.put_block(self, b as u16);
         }
         state
     }
@@ -158,16 +183,12 @@ impl State {
         let mut key = [0u64; W];
         let mut i = 0usize;
         for &p in &geometry.live {
-            let v = self.cells[p as usize];
-            if v == 0 {
-                i += 1;
-            } else {
-                let block = self.blocks[usize::from(v - 1)];
-                if block.anchor == p {
-                    key[i >> 4] |= u64::from(block.kind) << (60 - 4 * (i & 15));
-                    i += 1;
-                }
-            }
+            let head = self.heads[p as usize];
+            let keep = usize::from(head != SKIP);
+            // After the last nybble `i >> 4` may reach `W`; only zeros are written then.
+            key[(i >> 4).min(W - 1)] |=
+                (u64::from(head & 0xf) * keep as u64) << (60 - 4 * (i & 15));
+            i += keep;
         }
         key
     }
@@ -177,18 +198,36 @@ impl State {
         let mut key = vec![0u64; geometry.words];
         let mut i = 0usize;
         for &p in &geometry.live {
-            let v = self.cells[p as usize];
-            if v == 0 {
+            let head = self.heads[p as usize];
+            if head != SKIP {
+                key[i >> 4] |= u64::from(head) << (60 - 4 * (i & 15));
                 i += 1;
-            } else {
-                let block = self.blocks[usize::from(v - 1)];
-                if block.anchor == p {
-                    key[i >> 4] |= u64::from(block.kind) << (60 - 4 * (i & 15));
-                    i += 1;
-                }
             }
         }
         key
+    }
+
+    /// Takes block `b` off the board (its record stays).
+    #[inline]
+    pub fn clear_block(&mut self, geometry: &Geometry, b: u16) {
+        let block = self.blocks[usize::from(b)];
+        for &off in &geometry.shapes[usize::from(block.kind)] {
+            let p = (block.anchor as i32 + off) as usize;
+            self.cells[p] = 0;
+            self.heads[p] = 0;
+        }
+    }
+
+    /// Puts block `b` on the board at its recorded anchor.
+    #[inline]
+    pub fn put_block(&mut self, geometry: &Geometry, b: u16) {
+        let block = self.blocks[usize::from(b)];
+        for &off in &geometry.shapes[usize::from(block.kind)] {
+            let p = (block.anchor as i32 + off) as usize;
+            self.cells[p] = b + 1;
+            self.heads[p] = SKIP;
+        }
+        self.heads[block.anchor as usize] = block.kind;
     }
 
     /// Rebuilds the state from a key produced by [`State::pack`] for the same geometry.
@@ -196,6 +235,7 @@ impl State {
     pub fn unpack(&mut self, geometry: &Geometry, key: &[u64]) {
         for &p in &geometry.live {
             self.cells[p as usize] = 0;
+            self.heads[p as usize] = 0;
         }
         self.blocks.clear();
         let mut i = 0usize;
@@ -207,10 +247,7 @@ impl State {
             i += 1;
             if kind != 0 {
                 self.blocks.push(Block { kind, anchor: p });
-                let id = self.blocks.len() as u16;
-                for &off in &geometry.shapes[usize::from(kind)] {
-                    self.cells[(p as i32 + off) as usize] = id;
-                }
+                self.put_block(geometry, (self.blocks.len() - 1) as u16);
             }
         }
     }

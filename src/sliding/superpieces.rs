@@ -12,30 +12,104 @@
 //! only when the closure meets no excluded block. Invariant: at a leaf, `included` is a union
 //! of closures, hence an ideal, and distinct leaves differ on some block, so every superpiece is
 //! produced exactly once. Blocks whose closure reaches the stuck vertex are never candidates.
+//! Sets of blocks are bit sets: one word when there are at most 64 blocks, four otherwise.
 
 use super::pack::{Geometry, State, WALL};
 
 /// A set of blocks (at most 256, as there are at most 256 cells).
 pub type BlockSet = [u64; 4];
 
+/// The operations the generator needs from a bit set of blocks.
+pub trait Bits: Copy + Default + Eq {
+    fn insert(&mut self, b: usize);
+    fn contains(&self, b: usize) -> bool;
+    fn union(&self, other: &Self) -> Self;
+    fn meets(&self, other: &Self) -> bool;
+    /// Adds the members of `other` missing from `self` to both `self` and `todo`.
+    fn absorb(&mut self, other: &Self, todo: &mut Self);
+    /// Removes and returns the smallest member.
+    fn pop_first(&mut self) -> Option<usize>;
+    fn widen(&self) -> BlockSet;
+}
+
+impl Bits for u64 {
+    #[inline]
+    fn insert(&mut self, b: usize) {
+        *self |= 1 << b;
+    }
+    #[inline]
+    fn contains(&self, b: usize) -> bool {
+        *self >> b & 1 == 1
+    }
+    #[inline]
+    fn union(&self, other: &Self) -> Self {
+        self | other
+    }
+    #[inline]
+    fn meets(&self, other: &Self) -> bool {
+        self & other != 0
+    }
+    #[inline]
+    fn absorb(&mut self, other: &Self, todo: &mut Self) {
+        let new = other & !*self;
+        *self |= new;
+        *todo |= new;
+    }
+    #[inline]
+    fn pop_first(&mut self) -> Option<usize> {
+        if *self == 0 {
+            return None;
+        }
+        let b = self.trailing_zeros() as usize;
+        *self &= *self - 1;
+        Some(b)
+    }
+    fn widen(&self) -> BlockSet {
+        [*self, 0, 0, 0]
+    }
+}
+
+impl Bits for BlockSet {
+    #[inline]
+    fn insert(&mut self, b: usize) {
+        self[b >> 6] |= 1 << (b & 63);
+    }
+    #[inline]
+    fn contains(&self, b: usize) -> bool {
+        self[b >> 6] >> (b & 63) & 1 == 1
+    }
+    #[inline]
+    fn union(&self, other: &Self) -> Self {
+        std::array::from_fn(|w| self[w] | other[w])
+    }
+    #[inline]
+    fn meets(&self, other: &Self) -> bool {
+        (0..4).any(|w| self[w] & other[w] != 0)
+    }
+    #[inline]
+    fn absorb(&mut self, other: &Self, todo: &mut Self) {
+        for w in 0..4 {
+            let new = other[w] & !self[w];
+            self[w] |= new;
+            todo[w] |= new;
+        }
+    }
+    #[inline]
+    fn pop_first(&mut self) -> Option<usize> {
+        let w = self.iter().position(|&x| x != 0)?;
+        let b = self[w].trailing_zeros() as usize;
+        self[w] &= self[w] - 1;
+        Some(w * 64 + b)
+    }
+    fn widen(&self) -> BlockSet {
+        *self
+    }
+}
+
+/// Adds block `b` to a four-word set.
 #[inline]
 pub fn insert(set: &mut BlockSet, b: usize) {
     set[b >> 6] |= 1 << (b & 63);
-}
-
-#[inline]
-pub fn contains(set: &BlockSet, b: usize) -> bool {
-    set[b >> 6] >> (b & 63) & 1 == 1
-}
-
-#[inline]
-fn union(a: &BlockSet, b: &BlockSet) -> BlockSet {
-    [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]]
-}
-
-#[inline]
-fn meets(a: &BlockSet, b: &BlockSet) -> bool {
-    (a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2]) | (a[3] & b[3]) != 0
 }
 
 /// The members of a set, in increasing order.
@@ -50,95 +124,117 @@ pub fn members(set: &BlockSet, out: &mut Vec<u16>) {
     }
 }
 
-/// Scratch space for [`Superpieces::ideals`].
+/// Scratch space for [`Superpieces::ideals`], reused from configuration to configuration.
 #[derive(Default)]
 pub struct Superpieces {
-    /// Direct arcs of each block (block indices), or `None` if it bumps into the stuck vertex.
-    bumps: Vec<Option<Vec<u16>>>,
-    /// Closure of each block, `None` when it reaches the stuck vertex.
-    closures: Vec<Option<BlockSet>>,
-    stack: Vec<u16>,
+    small: Scratch<u64>,
+    large: Scratch<BlockSet>,
 }
 
 impl Superpieces {
-    /// Appends to `out` every superpiece that can shift by `dir` in `state`.
+    /// Appends to `out` every superpiece that can shift one step in direction `k` in `state`.
     pub fn ideals(
         &mut self,
         geometry: &Geometry,
         state: &State,
-        dir: i32,
+        k: usize,
         out: &mut Vec<BlockSet>,
     ) {
+        if state.blocks.len() <= 64 {
+            self.small.ideals(geometry, state, k, out);
+        } else {
+            self.large.ideals(geometry, state, k, out);
+        }
+    }
+}
+
+#[derive(Default)]
+struct Scratch<B> {
+    /// Direct arcs of each block.
+    bumps: Vec<B>,
+    /// Whether each block bumps into a wall or a dead cell.
+    stuck: Vec<bool>,
+    /// Closure of each block, `None` when it reaches the stuck vertex.
+    closures: Vec<Option<B>>,
+    candidates: Vec<usize>,
+}
+
+impl<B: Bits> Scratch<B> {
+    fn ideals(&mut self, geometry: &Geometry, state: &State, k: usize, out: &mut Vec<BlockSet>) {
         let n = state.blocks.len();
+        let dir = geometry.dirs[k];
         self.bumps.clear();
+        self.stuck.clear();
         for (b, block) in state.blocks.iter().enumerate() {
-            let mut arcs = Vec::new();
+            let mut arcs = B::default();
             let mut stuck = false;
-            for &off in &geometry.shapes[usize::from(block.kind)] {
+            // Only front cells can bump into anything.
+            for &off in &geometry.fronts[usize::from(block.kind)][k] {
                 let v = state.cells[(block.anchor as i32 + off + dir) as usize];
                 if v == WALL {
                     stuck = true;
                     break;
                 }
-                if v != 0 && usize::from(v - 1) != b && !arcs.contains(&(v - 1)) {
-                    arcs.push(v - 1);
+                if v != 0 && usize::from(v - 1) != b {
+                    arcs.insert(usize::from(v - 1));
                 }
             }
-            self.bumps.push(if stuck { None } else { Some(arcs) });
+            self.bumps.push(arcs);
+            self.stuck.push(stuck);
         }
+        // Closures, reusing those of lower-numbered blocks (each is closed already).
         self.closures.clear();
         for b in 0..n {
-            let mut set = BlockSet::default();
-            insert(&mut set, b);
-            self.stack.clear();
-            self.stack.push(b as u16);
-            let mut ok = true;
-            'search: while let Some(u) = self.stack.pop() {
-                match &self.bumps[usize::from(u)] {
-                    None => {
-                        ok = false;
-                        break 'search;
-                    }
-                    Some(arcs) => {
-                        for &v in arcs {
-                            if !contains(&set, usize::from(v)) {
-                                insert(&mut set, usize::from(v));
-                                self.stack.push(v);
-                            }
-                        }
-                    }
-                }
-            }
-            self.closures.push(ok.then_some(set));
+            let closure = self.closure_of(b);
+            self.closures.push(closure);
         }
-        let candidates: Vec<usize> = (0..n).filter(|&b| self.closures[b].is_some()).collect();
-        self.decide(&candidates, BlockSet::default(), BlockSet::default(), out);
+        self.candidates.clear();
+        self.candidates
+            .extend((0..n).filter(|&b| self.closures[b].is_some()));
+        let candidates = std::mem::take(&mut self.candidates);
+        self.decide(&candidates, B::default(), B::default(), out);
+        self.candidates = candidates;
     }
 
-    fn decide(
-        &self,
-        candidates: &[usize],
-        included: BlockSet,
-        excluded: BlockSet,
-        out: &mut Vec<BlockSet>,
-    ) {
+    /// The blocks `b` reaches (itself included), or `None` if it reaches a wall.
+    fn closure_of(&self, b: usize) -> Option<B> {
+        let mut set = B::default();
+        let mut todo = B::default();
+        set.insert(b);
+        todo.insert(b);
+        while let Some(u) = todo.pop_first() {
+            if u < b {
+                // Known already, and closed: merge it whole.
+                let known = self.closures[u]?;
+                set = set.union(&known);
+                continue;
+            }
+            if self.stuck[u] {
+                return None;
+            }
+            set.absorb(&self.bumps[u], &mut todo);
+        }
+        Some(set)
+    }
+
+    fn decide(&self, candidates: &[usize], included: B, excluded: B, out: &mut Vec<BlockSet>) {
         let next = candidates
             .iter()
-            .position(|&b| !contains(&included, b) && !contains(&excluded, b));
+            .position(|&b| !included.contains(b) && !excluded.contains(b));
         let Some(at) = next else {
-            if included != BlockSet::default() {
-                out.push(included);
+            if included != B::default() {
+                out.push(included.widen());
             }
             return;
         };
         let b = candidates[at];
         let rest = &candidates[at + 1..];
         let mut without = excluded;
-        insert(&mut without, b);
+        without.insert(b);
         self.decide(rest, included, without, out);
         if let Some(closure) = &self.closures[b] {
-            if !meets(closure, &excluded) {
-                self.decide(rest, union(&included, closure), excluded, out);
+            if !closure.meets(&excluded) {
+                self.decide(rest, included.union(closure), excluded, out);
             }
         }
     }
