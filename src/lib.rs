@@ -9,6 +9,22 @@
 //! - [`random`]: seeded random walks and uniformly random solvable positions;
 //! - [`sliding`]: the breadth-first engine, Knuth's SLIDING for general sliding-block puzzles;
 //! - [`cli`]: the `fifteen` command line, one file per subcommand.
+//!
+//! Every engine answers through the same [`Engine`] trait:
+//!
+//! ```
+//! use fifteen::{Convention, EngineKind, Position, SearchOptions};
+//!
+//! // Knuth's example that needs only happy moves: 56 of them.
+//! let start = Position::parse("bc9e80df3412a756", None, Convention::Knuth)?;
+//! for kind in [EngineKind::Automaton, EngineKind::Ida] {
+//!     let outcome = kind.engine().solve(&start, &SearchOptions::default(), &mut |_| {})?;
+//!     let solution = &outcome.solutions[0];
+//!     assert_eq!((solution.happy, solution.sad), (56, 0));
+//!     assert!(solution.solves(&start));
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![forbid(unsafe_code)]
 
 pub mod board;
