@@ -149,7 +149,7 @@ pub fn find_move(
     let mut mover = moves::Mover::new(geometry);
     let mut answer = None;
     mover.successors(geometry, &mut state, style, |next, movers, _| {
-        if answer.is_none() && next.pack_vec(geometry) == after {
+        if next.pack_vec(geometry) == after {
             answer = Some(
                 movers
                     .iter()
@@ -165,6 +165,7 @@ pub fn find_move(
                     .collect(),
             );
         }
+        answer.is_none()
     });
     answer
 }
