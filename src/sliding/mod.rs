@@ -2,8 +2,9 @@
 //!
 //! The idea (seed sections 19–41): the configurations at distance `d` are the new ones among
 //! the moves from distance `d − 1`; a move from distance `d − 1` can only reach distances
-//! `d − 2`, `d − 1` or `d`, so only those three levels take part in the newness test, and each
-//! configuration keeps a link to its predecessor so the shortest path can be read backwards.
+//! `d − 2`, `d − 1` or `d`, so only those three levels take part in the newness test. Every move
+//! can be undone by a move of the same style, so the predecessor of a configuration is found
+//! again among its own moves when the path is read backwards (the seed stores a link instead).
 //! Configurations are packed into nybbles, one per cell not covered by an earlier block
 //! ([`pack`]); several blocks of one kind are indistinguishable because only kinds are packed.
 //!
