@@ -78,7 +78,19 @@ impl Geometry {
             .filter(|&cell| !puzzle.start.dead[cell])
             .map(|cell| ((cell / cols + 1) * stride + cell % cols) as u32)
             .collect();
+        // Only the kinds on the board matter (and only their offsets are known to be small:
+        // they were placed on it).
+        let used = |kind: usize| {
+            puzzle
+                .start
+                .blocks
+                .iter()
+                .any(|b| usize::from(b.kind) == kind)
+        };
         let shapes: [Vec<i32>; 16] = std::array::from_fn(|kind| {
+            if !used(kind) {
+                return Vec::new();
+            }
             puzzle
                 .shape(kind as u8)
                 .iter()
