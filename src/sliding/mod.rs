@@ -11,7 +11,7 @@
 //! The invariant that makes the answer right: when level `d` is complete it holds exactly the
 //! configurations whose shortest distance from the start is `d`. It rests on the move
 //! generators ([`moves`], [`superpieces`]) producing *exactly* the configurations one move
-//! away in the chosen style; they are checked against [`reference`], a deliberately naive
+//! away in the chosen style; they are checked against [`reference`](mod@reference), a deliberately naive
 //! generator over explicit sets of blocks.
 //!
 //! Where this departs from the seed: styles 2 and 5 explore each mover's displacements with a
@@ -21,7 +21,7 @@
 //!
 //! Files: [`spec`] reads the input format, [`pack`] packs configurations, [`moves`] and
 //! [`superpieces`] generate moves, [`bfs`] searches, [`output`] prints in SLIDING's format,
-//! [`reference`] is the test oracle, [`npuzzle`] serves `fifteen solve --engine bfs`.
+//! [`reference`](mod@reference) is the test oracle, [`npuzzle`] serves `fifteen solve --engine bfs`.
 
 pub mod bfs;
 pub mod moves;
