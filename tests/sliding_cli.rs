@@ -313,3 +313,24 @@ fn solve_engine_bfs_respects_memory_and_refuses_all_and_order() {
         .code(2)
         .stderr(predicate::str::contains("bfs engine has no board of size"));
 }
+
+/// 2^32 superpieces can move from the start: the search must stop at the memory limit, not
+/// collect them first.
+#[test]
+fn astronomically_many_superpieces_stop_at_the_memory_limit() {
+    let input = format!(
+        "1 x 64 row\n1 = 1\n{}\n{}\n",
+        "10".repeat(32),
+        "01".repeat(32)
+    );
+    for style in ["3", "4", "5"] {
+        fifteen()
+            .args(["sliding", "--style", style, "--quiet", "--memory", "1M"])
+            .write_stdin(input.clone())
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with(
+                "the memory limit of 1M was reached at distance 1 (",
+            ));
+    }
+}

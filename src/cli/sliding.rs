@@ -271,3 +271,21 @@ fn json_report(
     }
     report
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_take_binary_units() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("2G"), Ok(2 << 30));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("64k"), Ok(64 << 10));
+        assert_eq!(parse_size("1000000"), Ok(1_000_000));
+        assert!(parse_size("1000").is_err(), "below 64K");
+        assert!(parse_size("2X").is_err());
+        assert!(parse_size("-1G").is_err());
+        assert!(parse_size("99999999999999T").is_err(), "overflow");
+    }
+}

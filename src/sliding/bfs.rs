@@ -111,6 +111,9 @@ pub fn search(
     }
 }
 
+/// Moves offered together (see [`Search::touch`]).
+const BATCH: usize = 64;
+
 /// Entries per chunk of a level (after the first chunk, which grows up to this size).
 const CHUNK_BITS: u32 = 13;
 const CHUNK: usize = 1 << CHUNK_BITS;
@@ -254,7 +257,7 @@ impl<'o, const W: usize> Search<'o, W> {
         let mut generated = 0u64;
         let mut state = geometry.empty_state();
         let mut mover = Mover::new(geometry);
-        let mut batch: Vec<([u64; W], u64)> = Vec::new();
+        let mut batch: Vec<([u64; W], u64)> = Vec::with_capacity(BATCH);
         while search.found_at.is_none() {
             let previous = search.distance as usize;
             let size = search.live(previous).len;
@@ -277,21 +280,18 @@ impl<'o, const W: usize> Search<'o, W> {
                 let key = *search.live(previous).get(index);
                 state.unpack(geometry, &key);
                 let parent = source_base + index as u64;
-                batch.clear();
                 mover.successors(geometry, &mut state, style, |after, _, _| {
                     let key = after.pack::<W>(geometry);
                     batch.push((key, hash(&key)));
+                    generated += 1;
+                    if batch.len() == BATCH {
+                        search.offer_batch(&mut batch, parent);
+                    }
+                    search.found_at.is_none() && search.error.is_none()
                 });
-                generated += batch.len() as u64;
-                search.touch(&batch);
-                for &(key, h) in &batch {
-                    search.offer(key, h, parent);
-                    if let Some(error) = search.error.take() {
-                        return Err(error);
-                    }
-                    if search.found_at.is_some() {
-                        break;
-                    }
+                search.offer_batch(&mut batch, parent);
+                if let Some(error) = search.error.take() {
+                    return Err(error);
                 }
                 if search.found_at.is_some() {
                     break;
@@ -334,6 +334,18 @@ impl<'o, const W: usize> Search<'o, W> {
         let part = (high >> (32 - PART_BITS)) as usize;
         let len = self.parts[part].len() as u64;
         (part, ((u64::from(high << PART_BITS) * len) >> 32) as usize)
+    }
+
+    /// Offers a batch of moves in order (stopping at the goal or an error) and empties it.
+    fn offer_batch(&mut self, batch: &mut Vec<([u64; W], u64)>, parent: u64) {
+        self.touch(batch);
+        for &(key, h) in batch.iter() {
+            if self.found_at.is_some() || self.error.is_some() {
+                break;
+            }
+            self.offer(key, h, parent);
+        }
+        batch.clear();
     }
 
     /// Reads the first slot (and the key it may name) of every configuration of a batch, so
@@ -535,18 +547,31 @@ impl<'o, const W: usize> Search<'o, W> {
             let Some(before) = self.levels[d - 1].as_ref() else {
                 break;
             };
-            neighbours.clear();
+            // The first configuration of the level before that is one move from `current`;
+            // the moves are collected in bounded groups, each group scanned against the level.
+            let mut first: Option<usize> = None;
+            let scan = |neighbours: &mut Vec<[u64; W]>, first: &mut Option<usize>| {
+                neighbours.sort_unstable();
+                let end = first.unwrap_or(before.len);
+                if let Some(i) = (0..end).find(|&i| neighbours.binary_search(before.get(i)).is_ok())
+                {
+                    *first = Some(i);
+                }
+                neighbours.clear();
+            };
             state.unpack(geometry, &current);
             mover.successors(geometry, &mut state, style, |after, _, _| {
                 neighbours.push(after.pack::<W>(geometry));
+                if neighbours.len() == 1 << 16 {
+                    scan(&mut neighbours, &mut first);
+                }
+                true
             });
-            neighbours.sort_unstable();
-            let found = (0..before.len)
-                .map(|i| before.get(i))
-                .find(|key| neighbours.binary_search(key).is_ok());
-            let Some(&predecessor) = found else {
+            scan(&mut neighbours, &mut first);
+            let Some(index) = first else {
                 break; // cannot happen: moves are reversible
             };
+            let predecessor = *before.get(index);
             current = predecessor;
             d -= 1;
             path.push(current.to_vec());

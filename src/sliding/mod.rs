@@ -2,15 +2,16 @@
 //!
 //! The idea (seed sections 19–41): the configurations at distance `d` are the new ones among
 //! the moves from distance `d − 1`; a move from distance `d − 1` can only reach distances
-//! `d − 2`, `d − 1` or `d`, so only those three levels take part in the newness test, and each
-//! configuration keeps a link to its predecessor so the shortest path can be read backwards.
+//! `d − 2`, `d − 1` or `d`, so only those three levels take part in the newness test. Every move
+//! can be undone by a move of the same style, so the predecessor of a configuration is found
+//! again among its own moves when the path is read backwards (the seed stores a link instead).
 //! Configurations are packed into nybbles, one per cell not covered by an earlier block
 //! ([`pack`]); several blocks of one kind are indistinguishable because only kinds are packed.
 //!
 //! The invariant that makes the answer right: when level `d` is complete it holds exactly the
 //! configurations whose shortest distance from the start is `d`. It rests on the move
 //! generators ([`moves`], [`superpieces`]) producing *exactly* the configurations one move
-//! away in the chosen style; they are checked against [`reference`], a deliberately naive
+//! away in the chosen style; they are checked against [`reference`](mod@reference), a deliberately naive
 //! generator over explicit sets of blocks.
 //!
 //! Where this departs from the seed: styles 2 and 5 explore each mover's displacements with a
@@ -20,7 +21,7 @@
 //!
 //! Files: [`spec`] reads the input format, [`pack`] packs configurations, [`moves`] and
 //! [`superpieces`] generate moves, [`bfs`] searches, [`output`] prints in SLIDING's format,
-//! [`reference`] is the test oracle, [`npuzzle`] serves `fifteen solve --engine bfs`.
+//! [`reference`](mod@reference) is the test oracle, [`npuzzle`] serves `fifteen solve --engine bfs`.
 
 pub mod bfs;
 pub mod moves;
@@ -149,7 +150,7 @@ pub fn find_move(
     let mut mover = moves::Mover::new(geometry);
     let mut answer = None;
     mover.successors(geometry, &mut state, style, |next, movers, _| {
-        if answer.is_none() && next.pack_vec(geometry) == after {
+        if next.pack_vec(geometry) == after {
             answer = Some(
                 movers
                     .iter()
@@ -165,6 +166,7 @@ pub fn find_move(
                     .collect(),
             );
         }
+        answer.is_none()
     });
     answer
 }

@@ -22,13 +22,17 @@ use super::Style;
 
 /// Reusable scratch space for generating moves.
 pub struct Mover {
+    walker: Walker,
+    members: Vec<u16>,
+    superpieces: Superpieces,
+}
+
+/// Scratch space for moving one mover around.
+struct Walker {
+    /// `stamp[padded + δ] == generation` marks displacement `δ` as reached (styles 2 and 5).
     stamp: Vec<u32>,
     generation: u32,
     stack: Vec<i32>,
-    members: Vec<u16>,
-    superpieces: Superpieces,
-    sets: Vec<BlockSet>,
-    seen_sets: Vec<BlockSet>,
 }
 
 /// How a mover may travel.
@@ -42,17 +46,18 @@ enum Reach {
 impl Mover {
     pub fn new(geometry: &Geometry) -> Mover {
         Mover {
-            stamp: vec![0; 2 * geometry.padded + 1],
-            generation: 0,
-            stack: Vec::new(),
+            walker: Walker {
+                stamp: vec![0; 2 * geometry.padded + 1],
+                generation: 0,
+                stack: Vec::new(),
+            },
             members: Vec::new(),
             superpieces: Superpieces::default(),
-            sets: Vec::new(),
-            seen_sets: Vec::new(),
         }
     }
 
-    /// Calls `emit(state, movers, δ)` for every move of `style` from `state`, with `state`
+    /// Calls `emit(state, movers, δ)` for every move of `style` from `state` until it returns
+    /// `false` (asking to stop), with `state`
     /// showing the configuration after the move; `state` is restored afterwards.
     pub fn successors<F>(
         &mut self,
@@ -61,7 +66,7 @@ impl Mover {
         style: Style,
         mut emit: F,
     ) where
-        F: FnMut(&State, &[u16], i32),
+        F: FnMut(&State, &[u16], i32) -> bool,
     {
         let reach = match style.0 % 3 {
             0 => Reach::Step,
@@ -90,41 +95,45 @@ impl Mover {
                 for b in descending(&any) {
                     movers.clear();
                     movers.push(b);
-                    self.travel(geometry, state, &movers, 0, reach, &mut emit);
+                    if !self
+                        .walker
+                        .travel(geometry, state, &movers, 0, reach, &mut emit)
+                    {
+                        break;
+                    }
                 }
             } else {
-                for (k, candidates) in candidates.iter().enumerate() {
+                'directions: for (k, candidates) in candidates.iter().enumerate() {
                     for b in descending(candidates) {
                         movers.clear();
                         movers.push(b);
-                        self.travel(geometry, state, &movers, k, reach, &mut emit);
+                        if !self
+                            .walker
+                            .travel(geometry, state, &movers, k, reach, &mut emit)
+                        {
+                            break 'directions;
+                        }
                     }
                 }
             }
         } else {
-            let mut sets = std::mem::take(&mut self.sets);
-            self.seen_sets.clear();
-            for k in 0..4 {
-                sets.clear();
-                self.superpieces.ideals(geometry, state, k, &mut sets);
-                for set in &sets {
-                    if reach == Reach::Path {
-                        if self.seen_sets.contains(set) {
-                            continue;
-                        }
-                        self.seen_sets.push(*set);
-                    }
+            // Superpieces are generated one at a time (there can be astronomically many);
+            // along paths, a superpiece is walked only from the first direction it can take.
+            self.superpieces.prepare(geometry, state);
+            let walker = &mut self.walker;
+            self.superpieces
+                .for_each(reach == Reach::Path, &mut |k, set: &BlockSet| {
                     members(set, &mut movers);
-                    self.travel(geometry, state, &movers, k, reach, &mut emit);
-                }
-            }
-            self.sets = sets;
+                    walker.travel(geometry, state, &movers, k, reach, &mut emit)
+                });
         }
         self.members = movers;
     }
+}
 
+impl Walker {
     /// Moves `movers` as `reach` allows (along direction `k` for steps and lines; anywhere for
-    /// paths).
+    /// paths); false when `emit` asked to stop. The state is restored either way.
     fn travel<F>(
         &mut self,
         geometry: &Geometry,
@@ -133,8 +142,9 @@ impl Mover {
         k: usize,
         reach: Reach,
         emit: &mut F,
-    ) where
-        F: FnMut(&State, &[u16], i32),
+    ) -> bool
+    where
+        F: FnMut(&State, &[u16], i32) -> bool,
     {
         if let [single] = movers {
             // Most single blocks cannot move at all: find out without lifting them.
@@ -144,17 +154,18 @@ impl Mover {
                 can_step(geometry, state, *single, k)
             };
             if !movable {
-                return;
+                return true;
             }
         }
         lift(geometry, state, movers, 0);
+        let mut go = true;
         match reach {
             Reach::Step | Reach::Line => {
                 let dir = geometry.dirs[k];
                 let mut delta = dir;
-                while fits(geometry, state, movers, delta, k) {
+                while go && fits(geometry, state, movers, delta, k) {
                     drop_at(geometry, state, movers, delta);
-                    emit(state, movers, delta);
+                    go = emit(state, movers, delta);
                     lift(geometry, state, movers, delta);
                     if reach == Reach::Step {
                         break;
@@ -172,7 +183,7 @@ impl Mover {
                 self.stamp[origin as usize] = self.generation;
                 self.stack.clear();
                 self.stack.push(0);
-                while let Some(at) = self.stack.pop() {
+                'walk: while let Some(at) = self.stack.pop() {
                     for (i, &step) in geometry.dirs.iter().enumerate() {
                         let delta = at + step;
                         let mark = (origin + delta) as usize;
@@ -183,15 +194,19 @@ impl Mover {
                         }
                         self.stamp[mark] = self.generation;
                         drop_at(geometry, state, movers, delta);
-                        emit(state, movers, delta);
+                        go = emit(state, movers, delta);
                         lift(geometry, state, movers, delta);
+                        if !go {
+                            break 'walk;
+                        }
                         self.stack.push(delta);
                     }
                 }
             }
         }
+        // Back where `lift(…, 0)` found them.
         drop_at(geometry, state, movers, 0);
-        // `drop_at(…, 0)` put the movers back where `lift(…, 0)` found them.
+        go
     }
 }
 

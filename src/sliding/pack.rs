@@ -78,7 +78,19 @@ impl Geometry {
             .filter(|&cell| !puzzle.start.dead[cell])
             .map(|cell| ((cell / cols + 1) * stride + cell % cols) as u32)
             .collect();
+        // Only the kinds on the board matter (and only their offsets are known to be small:
+        // they were placed on it).
+        let used = |kind: usize| {
+            puzzle
+                .start
+                .blocks
+                .iter()
+                .any(|b| usize::from(b.kind) == kind)
+        };
         let shapes: [Vec<i32>; 16] = std::array::from_fn(|kind| {
+            if !used(kind) {
+                return Vec::new();
+            }
             puzzle
                 .shape(kind as u8)
                 .iter()
@@ -260,5 +272,43 @@ impl State {
                 v => self.blocks[usize::from(v - 1)].kind,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn geometry_and_start(text: &str) -> (Geometry, Puzzle) {
+        let puzzle = Puzzle::parse(text.as_bytes()).expect("valid");
+        (Geometry::new(&puzzle), puzzle)
+    }
+
+    #[test]
+    fn the_silly_start_packs_as_in_the_seed() {
+        let text = "5 x 5 (a silly example)\n1 = 111/01\n2 = 101/111\n3 = 1\n1xx200000000033\n000xx00033001002\n";
+        let (geometry, puzzle) = geometry_and_start(text);
+        // Section 20: "the silly starting configuration is the hexadecimal number 12000000000033".
+        let key = geometry.key_of(&puzzle.start);
+        assert_eq!(geometry.key_hex(&key), "1200000000033");
+        assert_eq!(geometry.nybbles, 16);
+        let mut state = geometry.empty_state();
+        state.unpack(&geometry, &key);
+        assert_eq!(state, geometry.state_of(&puzzle.start));
+        assert_eq!(state.pack_vec(&geometry), key);
+        assert_eq!(state.pack::<1>(&geometry).to_vec(), key);
+    }
+
+    #[test]
+    fn keys_longer_than_one_word_round_trip() {
+        let text = "3 x 7 wide\n1 = 1\n1000000x0000000000001\n1000000x0000000000001\n";
+        let (geometry, puzzle) = geometry_and_start(text);
+        assert_eq!(geometry.words, 2);
+        let key = geometry.key_of(&puzzle.start);
+        let mut state = geometry.empty_state();
+        state.unpack(&geometry, &key);
+        assert_eq!(state.pack::<2>(&geometry).to_vec(), key);
+        assert_eq!(state.pack::<4>(&geometry)[..2].to_vec(), key);
+        assert_eq!(geometry.key_hex(&key), "10000000000000000001");
     }
 }

@@ -124,26 +124,66 @@ pub fn members(set: &BlockSet, out: &mut Vec<u16>) {
     }
 }
 
-/// Scratch space for [`Superpieces::ideals`], reused from configuration to configuration.
+/// Scratch space for the superpieces of one configuration, reused from configuration to
+/// configuration: the digraphs of the four directions, prepared together by
+/// [`Superpieces::prepare`], then enumerated one superpiece at a time by [`Superpieces::for_each`].
 #[derive(Default)]
 pub struct Superpieces {
-    small: Scratch<u64>,
-    large: Scratch<BlockSet>,
+    small: [Scratch<u64>; 4],
+    large: [Scratch<BlockSet>; 4],
+    /// Whether the configuration prepared has more than 64 blocks.
+    wide: bool,
 }
 
 impl Superpieces {
-    /// Appends to `out` every superpiece that can shift one step in direction `k` in `state`.
-    pub fn ideals(
-        &mut self,
-        geometry: &Geometry,
-        state: &State,
-        k: usize,
-        out: &mut Vec<BlockSet>,
+    /// Builds the digraphs and closures of the four directions for `state`.
+    pub fn prepare(&mut self, geometry: &Geometry, state: &State) {
+        self.wide = state.blocks.len() > 64;
+        for k in 0..4 {
+            if self.wide {
+                self.large[k].prepare(geometry, state, k);
+            } else {
+                self.small[k].prepare(geometry, state, k);
+            }
+        }
+    }
+
+    /// Calls `visit(k, S)` for every superpiece `S` that can take a step in direction `k`
+    /// (an index into `geometry.dirs`), for `k = 0, 1, 2, 3`. With `first_direction_only`,
+    /// a set that can also step in an earlier direction is skipped (it was visited there).
+    /// Stops as soon as `visit` returns false.
+    pub fn for_each(
+        &self,
+        first_direction_only: bool,
+        visit: &mut dyn FnMut(usize, &BlockSet) -> bool,
     ) {
-        if state.blocks.len() <= 64 {
-            self.small.ideals(geometry, state, k, out);
+        if self.wide {
+            enumerate(&self.large, first_direction_only, visit);
         } else {
-            self.large.ideals(geometry, state, k, out);
+            enumerate(&self.small, first_direction_only, visit);
+        }
+    }
+}
+
+fn enumerate<B: Bits>(
+    scratch: &[Scratch<B>; 4],
+    first_direction_only: bool,
+    visit: &mut dyn FnMut(usize, &BlockSet) -> bool,
+) {
+    for k in 0..4 {
+        let go = scratch[k].decide(
+            &scratch[k].candidates,
+            B::default(),
+            B::default(),
+            &mut |set: B| {
+                if first_direction_only && scratch[..k].iter().any(|s| s.is_ideal(&set)) {
+                    return true;
+                }
+                visit(k, &set.widen())
+            },
+        );
+        if !go {
+            return;
         }
     }
 }
@@ -156,11 +196,12 @@ struct Scratch<B> {
     stuck: Vec<bool>,
     /// Closure of each block, `None` when it reaches the stuck vertex.
     closures: Vec<Option<B>>,
+    /// The blocks whose closure avoids the stuck vertex, in increasing order.
     candidates: Vec<usize>,
 }
 
 impl<B: Bits> Scratch<B> {
-    fn ideals(&mut self, geometry: &Geometry, state: &State, k: usize, out: &mut Vec<BlockSet>) {
+    fn prepare(&mut self, geometry: &Geometry, state: &State, k: usize) {
         let n = state.blocks.len();
         let dir = geometry.dirs[k];
         self.bumps.clear();
@@ -191,9 +232,17 @@ impl<B: Bits> Scratch<B> {
         self.candidates.clear();
         self.candidates
             .extend((0..n).filter(|&b| self.closures[b].is_some()));
-        let candidates = std::mem::take(&mut self.candidates);
-        self.decide(&candidates, B::default(), B::default(), out);
-        self.candidates = candidates;
+    }
+
+    /// Whether `set` can step in this direction: closed under the arcs, nobody stuck.
+    fn is_ideal(&self, set: &B) -> bool {
+        let mut rest = *set;
+        while let Some(u) = rest.pop_first() {
+            if self.stuck[u] || self.bumps[u].union(set) != *set {
+                return false;
+            }
+        }
+        true
     }
 
     /// The blocks `b` reaches (itself included), or `None` if it reaches a wall.
@@ -217,25 +266,33 @@ impl<B: Bits> Scratch<B> {
         Some(set)
     }
 
-    fn decide(&self, candidates: &[usize], included: B, excluded: B, out: &mut Vec<BlockSet>) {
+    /// Visits the ideals extending `included` and avoiding `excluded`; false once `visit`
+    /// asked to stop.
+    fn decide(
+        &self,
+        candidates: &[usize],
+        included: B,
+        excluded: B,
+        visit: &mut dyn FnMut(B) -> bool,
+    ) -> bool {
         let next = candidates
             .iter()
             .position(|&b| !included.contains(b) && !excluded.contains(b));
         let Some(at) = next else {
-            if included != B::default() {
-                out.push(included.widen());
-            }
-            return;
+            return included == B::default() || visit(included);
         };
         let b = candidates[at];
         let rest = &candidates[at + 1..];
         let mut without = excluded;
         without.insert(b);
-        self.decide(rest, included, without, out);
-        if let Some(closure) = &self.closures[b] {
-            if !closure.meets(&excluded) {
-                self.decide(rest, included.union(closure), excluded, out);
+        if !self.decide(rest, included, without, visit) {
+            return false;
+        }
+        match &self.closures[b] {
+            Some(closure) if !closure.meets(&excluded) => {
+                self.decide(rest, included.union(closure), excluded, visit)
             }
+            _ => true,
         }
     }
 }
