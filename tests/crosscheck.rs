@@ -88,6 +88,11 @@ fn a_wrong_engine_is_caught_and_the_position_named() {
     .expect("writing to a vector");
     let text = String::from_utf8_lossy(&out);
     assert_eq!(report.disagreements, long);
+    assert_eq!(
+        fifteen::cli::report(report.verdict()),
+        1,
+        "crosscheck exits with status 1"
+    );
     assert_eq!(report.positions, 30);
     assert_eq!(report.runs, 60);
     let first_bad = text.lines().next().unwrap_or_default();
@@ -137,6 +142,7 @@ fn agreeing_engines_pass() {
     )
     .expect("writing to a vector");
     assert_eq!(report.disagreements, 0);
+    assert_eq!(fifteen::cli::report(report.verdict()), 0);
     assert_eq!(
         String::from_utf8_lossy(&out).trim_end(),
         "20 positions, 40 engine runs, 0 disagreements"
@@ -268,4 +274,45 @@ fn compare_refuses_bad_input() {
             "{args:?}"
         );
     }
+}
+
+#[test]
+fn compare_runs_every_engine_by_default() {
+    let output = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args([
+            "compare",
+            "--repeat",
+            "2",
+            "867254301",
+            "647850321",
+            "123456780",
+        ])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    for engine in ["automaton", "ida", "bfs"] {
+        let rows: Vec<&str> = stdout
+            .lines()
+            .filter(|l| l.split_whitespace().nth(1) == Some(engine))
+            .collect();
+        assert_eq!(rows.len(), 3, "{engine}: {stdout}");
+        for row in rows {
+            let fields: Vec<&str> = row.split_whitespace().collect();
+            assert_eq!(fields.len(), 6, "{row}");
+            let expected = match fields[0] {
+                "123456780" => "0",
+                _ => "31",
+            };
+            assert_eq!(fields[2], expected, "{row}");
+            assert!(fields[3].parse::<u64>().is_ok(), "nodes of {row}");
+            assert!(fields[4].parse::<f64>().is_ok(), "seconds of {row}");
+        }
+    }
+    let summary: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(" times faster than "))
+        .collect();
+    assert_eq!(summary.len(), 2, "{stdout}");
 }

@@ -11,11 +11,11 @@
 use super::Failure;
 use crate::board::Board;
 use crate::differential::{disagreements, EngineRun};
-use crate::engine::{Engine, EngineKind, SearchOptions};
+use crate::engine::{Engine, SearchOptions};
 use crate::korf100;
 use crate::position::{Convention, Position};
 use crate::random::PositionSource;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::process::Command;
 use std::time::Instant;
@@ -38,9 +38,8 @@ pub struct CompareArgs {
     #[arg(long, value_enum, default_value_t = Convention::Knuth)]
     pub convention: Convention,
 
-    /// Engines to compare, separated by commas (default: all).
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
-    pub engines: Vec<EngineKind>,
+    #[command(flatten)]
+    pub selection: super::EngineSelection,
 
     /// Korf's 100 instances: without a value the quick ones (under 50 million IDA* nodes),
     /// `all` for every one, or a comma-separated list of numbers such as `1,9,88`.
@@ -107,6 +106,8 @@ pub struct Row {
     pub runs: Vec<f64>,
     pub seconds: f64,
     pub nodes_per_second: Option<f64>,
+    /// Why the engine declined this position (the BFS engine's memory budget), if it did.
+    pub skipped: Option<String>,
 }
 
 /// One line of the summary: `faster` ran `ratio ± spread` times faster than `slower`.
@@ -130,12 +131,9 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
             "no positions: give POSITIONs, --korf100, --file or --random".into(),
         ));
     }
-    let kinds: Vec<EngineKind> = if args.engines.is_empty() {
-        EngineKind::value_variants().to_vec()
-    } else {
-        args.engines.clone()
-    };
-    let mut contestants: Vec<Contestant> = kinds
+    let mut contestants: Vec<Contestant> = args
+        .selection
+        .kinds()
         .iter()
         .map(|k| Contestant::Engine(k.engine()))
         .collect();
@@ -159,7 +157,10 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     // Check: every contestant once, with node counting, and the answers must agree.
     let mut rows: Vec<Row> = Vec::new();
     let mut problems: Vec<String> = Vec::new();
-    let counting = SearchOptions::default();
+    let counting = SearchOptions {
+        memory_limit: Some(args.selection.memory),
+        ..SearchOptions::default()
+    };
     for (label, start) in &positions {
         let mut runs = Vec::new();
         let mut lengths = Vec::new();
@@ -173,6 +174,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                 runs: Vec::new(),
                 seconds: 0.0,
                 nodes_per_second: None,
+                skipped: None,
             });
             match contestant {
                 Contestant::Engine(engine) => {
@@ -181,6 +183,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                         rows[row_index].length = outcome.length();
                         rows[row_index].nodes = outcome.stats.nodes;
                     }
+                    rows[row_index].skipped = run.skipped().map(str::to_string);
                     lengths.push((
                         run.engine.to_string(),
                         run.result.as_ref().ok().and_then(|o| o.length()),
@@ -227,13 +230,17 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     // Timed runs, round-robin.
     let plain = SearchOptions {
         count_nodes: false,
-        ..SearchOptions::default()
+        ..counting.clone()
     };
     let width = contestants.len();
     for _ in 0..args.repeat {
         for (p, (_, start)) in positions.iter().enumerate() {
             for (c, contestant) in contestants.iter().enumerate() {
                 let row = &mut rows[p * width + c];
+                if row.skipped.is_some() {
+                    bar.inc(1);
+                    continue;
+                }
                 let seconds = match contestant {
                     Contestant::Engine(engine) => {
                         let clock = Instant::now();
@@ -393,30 +400,38 @@ fn median(values: &[f64]) -> f64 {
     }
 }
 
-/// Per repeat, the total time of every contestant over all positions; the fastest overall is
-/// compared with each other one as mean ± standard deviation of the per-repeat ratios.
+/// The summary: the fastest contestant among those that ran every position is compared with
+/// each other one over the positions both ran, as mean ± standard deviation over the repeats of
+/// the ratio of their total times. A contestant that ran no position is left out.
 fn speedups(rows: &[Row], names: &[String], positions: usize, repeat: usize) -> Vec<Speedup> {
     let width = names.len();
-    // Only positions that every contestant ran (an engine may skip one for its memory limit).
-    let shared: Vec<usize> = (0..positions)
-        .filter(|p| (0..width).all(|c| rows[p * width + c].runs.len() == repeat))
+    let ran = |p: usize, c: usize| rows[p * width + c].runs.len() == repeat;
+    let total = |c: usize, r: usize, shared: &[usize]| -> f64 {
+        shared.iter().map(|&p| rows[p * width + c].runs[r]).sum()
+    };
+    let everywhere: Vec<usize> = (0..width)
+        .filter(|&c| (0..positions).all(|p| ran(p, c)))
         .collect();
-    let totals: Vec<Vec<f64>> = (0..width)
-        .map(|c| {
+    let all_positions: Vec<usize> = (0..positions).collect();
+    let Some(fastest) = everywhere.iter().copied().min_by(|&a, &b| {
+        let time = |c| {
             (0..repeat)
-                .map(|r| shared.iter().map(|p| rows[p * width + c].runs[r]).sum())
-                .collect()
-        })
-        .collect();
-    let overall: Vec<f64> = totals.iter().map(|t| t.iter().sum()).collect();
-    let Some(fastest) = (0..width).min_by(|&a, &b| overall[a].total_cmp(&overall[b])) else {
+                .map(|r| total(c, r, &all_positions))
+                .sum::<f64>()
+        };
+        time(a).total_cmp(&time(b))
+    }) else {
         return Vec::new();
     };
     (0..width)
         .filter(|&c| c != fastest)
-        .map(|c| {
+        .filter_map(|c| {
+            let shared: Vec<usize> = (0..positions).filter(|&p| ran(p, c)).collect();
+            if shared.is_empty() {
+                return None;
+            }
             let ratios: Vec<f64> = (0..repeat)
-                .map(|r| totals[c][r] / totals[fastest][r].max(1e-12))
+                .map(|r| total(c, r, &shared) / total(fastest, r, &shared).max(1e-12))
                 .collect();
             let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
             let variance = if ratios.len() > 1 {
@@ -424,13 +439,13 @@ fn speedups(rows: &[Row], names: &[String], positions: usize, repeat: usize) -> 
             } else {
                 0.0
             };
-            Speedup {
+            Some(Speedup {
                 faster: names[fastest].clone(),
                 slower: names[c].clone(),
                 ratio: mean,
                 spread: variance.sqrt(),
                 positions: shared.len(),
-            }
+            })
         })
         .collect()
 }
@@ -457,11 +472,22 @@ fn print_table(rows: &[Row], summary: &[Speedup]) {
             "{:<width$}  {:<engine_width$}  {:>6}  {:>12}  {:>9.4}  {:>12}",
             row.position,
             row.engine,
-            row.length.map_or("-".into(), |l| l.to_string()),
+            match (&row.skipped, row.length) {
+                (Some(_), _) => "skip".to_string(),
+                (None, length) => length.map_or("-".into(), |l| l.to_string()),
+            },
             row.nodes.map_or("-".into(), |n| n.to_string()),
             row.seconds,
             row.nodes_per_second
                 .map_or("-".into(), |r| format!("{:.1}M", r / 1e6)),
+        );
+    }
+    if let Some(row) = rows.iter().find(|r| r.skipped.is_some()) {
+        println!(
+            "(skip: {} declined, e.g. {}: {})",
+            row.engine,
+            row.position,
+            row.skipped.as_deref().unwrap_or_default()
         );
     }
     println!();

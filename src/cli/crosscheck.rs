@@ -7,10 +7,10 @@
 use super::Failure;
 use crate::board::Board;
 use crate::differential::{disagreements, EngineRun};
-use crate::engine::{Engine, EngineKind, SearchOptions};
+use crate::engine::{Engine, SearchOptions};
 use crate::position::{Convention, Position};
 use crate::random::PositionSource;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 
@@ -32,14 +32,8 @@ pub struct CrosscheckArgs {
     #[arg(long, value_name = "L")]
     pub walk: Option<usize>,
 
-    /// Engines to compare, separated by commas (default: all).
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
-    pub engines: Vec<EngineKind>,
-
-    /// Memory budget of the BFS engine per position (e.g. 64M, 1G); a position that needs
-    /// more is skipped by it, and the summary says so.
-    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = super::sliding::parse_size)]
-    pub memory: u64,
+    #[command(flatten)]
+    pub selection: super::EngineSelection,
 }
 
 /// What a cross-check found.
@@ -55,12 +49,7 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
     if args.count == 0 {
         return Err(Failure::BadInput("--count must be at least 1".into()));
     }
-    let kinds: Vec<EngineKind> = if args.engines.is_empty() {
-        EngineKind::value_variants().to_vec()
-    } else {
-        args.engines.clone()
-    };
-    let engines: Vec<Box<dyn Engine>> = kinds.iter().map(|k| k.engine()).collect();
+    let engines: Vec<Box<dyn Engine>> = args.selection.kinds().iter().map(|k| k.engine()).collect();
     let engines: Vec<&dyn Engine> = engines.iter().map(|e| e.as_ref()).collect();
     let mut source = PositionSource::new(args.seed);
     let positions: Vec<Position> = (0..args.count)
@@ -71,15 +60,22 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
         .collect();
     let stdout = std::io::stdout();
     let options = SearchOptions {
-        memory_limit: Some(args.memory),
+        memory_limit: Some(args.selection.memory),
         ..SearchOptions::default()
     };
     let report = check_positions(&positions, &engines, &options, &mut stdout.lock(), true)
         .map_err(Failure::bad_input)?;
-    if report.disagreements == 0 {
-        Ok(())
-    } else {
-        Err(Failure::Disagreement(String::new()))
+    report.verdict()
+}
+
+impl Report {
+    /// Success only when nothing disagreed (the lines saying what did are already written).
+    pub fn verdict(&self) -> Result<(), Failure> {
+        if self.disagreements == 0 {
+            Ok(())
+        } else {
+            Err(Failure::Disagreement(String::new()))
+        }
     }
 }
 

@@ -8,7 +8,8 @@ pub mod crosscheck;
 pub mod sliding;
 pub mod solve;
 
-use clap::{Parser, Subcommand};
+use crate::engine::EngineKind;
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
 /// Provably shortest solutions to sliding puzzles.
@@ -29,6 +30,30 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Shortest solutions of general sliding-block puzzles (Knuth's SLIDING, breadth-first).
     Sliding(sliding::SlidingArgs),
+}
+
+/// The engines a multi-engine command runs, and the BFS engine's budget.
+#[derive(Debug, Args)]
+pub struct EngineSelection {
+    /// Engines to run, separated by commas (default: all).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
+    pub engines: Vec<EngineKind>,
+
+    /// Memory budget of the BFS engine per position (e.g. 64M, 1G); a position that needs more
+    /// is skipped by it, and the output says so.
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = sliding::parse_size)]
+    pub memory: u64,
+}
+
+impl EngineSelection {
+    /// The chosen engines, all of them when none was named.
+    pub fn kinds(&self) -> Vec<EngineKind> {
+        if self.engines.is_empty() {
+            EngineKind::value_variants().to_vec()
+        } else {
+            self.engines.clone()
+        }
+    }
 }
 
 /// How a command ended when it did not succeed.
@@ -68,23 +93,29 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => compare::run(&args),
         Command::Sliding(args) => sliding::run(&args),
     };
+    ExitCode::from(report(result))
+}
+
+/// Writes a command's failure where it belongs and returns the exit status:
+/// 0 success, 1 no solution or a disagreement, 2 bad input or usage.
+pub fn report(result: Result<(), Failure>) -> u8 {
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(Failure::NoSolution(message)) => {
             if !message.is_empty() {
                 println!("{message}");
             }
-            ExitCode::from(1)
+            1
         }
         Err(Failure::Disagreement(message)) => {
             if !message.is_empty() {
                 eprintln!("{message}");
             }
-            ExitCode::from(1)
+            1
         }
         Err(Failure::BadInput(message)) => {
             eprintln!("{message}");
-            ExitCode::from(2)
+            2
         }
     }
 }
