@@ -9,56 +9,9 @@
 
 use fifteen::engine::automaton::Automaton;
 use fifteen::engine::reference::ReferenceIda;
+use fifteen::random::PositionSource;
 use fifteen::{Board, Convention, Direction, Engine, EngineError, Position, SearchOptions};
 use std::collections::{HashMap, VecDeque};
-
-/// A small deterministic generator (SplitMix64), so every run tests the same corpus.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// The goal after `steps` random blank moves that never undo the previous one.
-fn random_walk(board: Board, steps: usize, rng: &mut Rng) -> Position {
-    let mut position = Position::goal(board);
-    let mut last: Option<Direction> = None;
-    for _ in 0..steps {
-        let d = loop {
-            let d = Direction::ALL[rng.below(4)];
-            if Some(d.reverse()) != last && board.neighbour(position.blank(), d).is_some() {
-                break d;
-            }
-        };
-        position.move_blank(d);
-        last = Some(d);
-    }
-    position
-}
-
-/// A uniformly random solvable position.
-fn random_position(board: Board, rng: &mut Rng) -> Position {
-    loop {
-        let mut tiles: Vec<u8> = (0..board.cells() as u8).collect();
-        for i in (1..tiles.len()).rev() {
-            tiles.swap(i, rng.below(i + 1));
-        }
-        let position = Position::from_tiles(board, &tiles).expect("a permutation");
-        if position.is_solvable() {
-            return position;
-        }
-    }
-}
 
 fn counting() -> SearchOptions {
     SearchOptions::default()
@@ -90,28 +43,35 @@ fn agree(start: &Position) -> usize {
     length
 }
 
-#[test]
-fn random_walks_of_every_board_size() {
-    let mut rng = Rng(1);
-    for rows in 2..=5 {
-        for cols in 2..=5 {
-            let board = Board::new(rows, cols).expect("valid board");
-            assert!(Automaton::supports(board), "{board}");
-            let (steps, count) = match rows * cols {
-                ..=12 => (40, 60),
-                16 => (40, 60),
-                _ => (34, 15),
-            };
-            for _ in 0..count {
-                agree(&random_walk(board, steps, &mut rng));
-            }
-        }
+/// Random walks on one board size, checked against the reference.
+fn walks_agree(rows: usize, cols: usize) {
+    let board = Board::new(rows, cols).expect("valid board");
+    assert!(Automaton::supports(board), "{board}");
+    let (steps, count) = match rows * cols {
+        ..=16 => (40, 60),
+        _ => (34, 15),
+    };
+    let mut source = PositionSource::new((rows * 10 + cols) as u64);
+    for _ in 0..count {
+        agree(&source.random_walk(board, steps));
     }
 }
 
+// One test per board size from 2x2 to 5x5: `random_walks_on_4x4` and so on.
+seq_macro::seq!(R in 2..=5 {
+    seq_macro::seq!(C in 2..=5 {
+        paste::paste! {
+            #[test]
+            fn [<random_walks_on_ R x C>]() {
+                walks_agree(R, C);
+            }
+        }
+    });
+});
+
 #[test]
 fn random_positions_of_the_small_boards() {
-    let mut rng = Rng(2);
+    let mut source = PositionSource::new(2);
     for rows in 2..=5 {
         for cols in 2..=5 {
             let count = match rows * cols {
@@ -124,7 +84,7 @@ fn random_positions_of_the_small_boards() {
                 continue; // the 8-puzzle is checked exhaustively below
             }
             for _ in 0..count {
-                agree(&random_position(board, &mut rng));
+                agree(&source.random_solvable(board));
             }
         }
     }
@@ -227,12 +187,12 @@ fn all_solutions_agree_with_the_reference() {
         all: true,
         ..SearchOptions::default()
     };
-    let mut rng = Rng(3);
+    let mut source = PositionSource::new(3);
     let board = Board::new(3, 3).expect("3x3");
     let mut starts = vec![Position::parse("867254301", None, Convention::Knuth).expect("valid")];
-    starts.extend((0..30).map(|_| random_position(board, &mut rng)));
+    starts.extend((0..30).map(|_| source.random_solvable(board)));
     let board = Board::fifteen();
-    starts.extend((0..10).map(|_| random_walk(board, 30, &mut rng)));
+    starts.extend((0..10).map(|_| source.random_walk(board, 30)));
     for (index, start) in starts.iter().enumerate() {
         let fast = Automaton
             .solve(start, &options, &mut |_| {})
