@@ -10,13 +10,15 @@ use fifteen::{
     Board, BoundStats, Convention, Engine, EngineError, Position, SearchOptions, SearchOutcome,
 };
 
-/// An engine that answers like the reference but drops the last two moves of long solutions:
-/// its answers are two moves short and do not replay.
-struct Truncating;
+/// An engine that answers like the reference, then tampers with the answer.
+struct Tampered {
+    name: &'static str,
+    tamper: fn(&mut SearchOutcome),
+}
 
-impl Engine for Truncating {
+impl Engine for Tampered {
     fn name(&self) -> &'static str {
-        "truncating"
+        self.name
     }
 
     fn solve(
@@ -26,36 +28,32 @@ impl Engine for Truncating {
         progress: &mut dyn FnMut(&BoundStats),
     ) -> Result<SearchOutcome, EngineError> {
         let mut outcome = ReferenceIda.solve(start, options, progress)?;
+        (self.tamper)(&mut outcome);
+        Ok(outcome)
+    }
+}
+
+/// Drops the last two moves of long solutions: two moves short, and they do not replay.
+const TRUNCATING: Tampered = Tampered {
+    name: "truncating",
+    tamper: |outcome| {
         for solution in &mut outcome.solutions {
             if solution.len() > 20 {
                 solution.moves.truncate(solution.len() - 2);
             }
         }
-        Ok(outcome)
-    }
-}
+    },
+};
 
-/// An engine whose node counts are off by one in every completed bound.
-struct Miscounting;
-
-impl Engine for Miscounting {
-    fn name(&self) -> &'static str {
-        "miscounting"
-    }
-
-    fn solve(
-        &self,
-        start: &Position,
-        options: &SearchOptions,
-        progress: &mut dyn FnMut(&BoundStats),
-    ) -> Result<SearchOutcome, EngineError> {
-        let mut outcome = ReferenceIda.solve(start, options, progress)?;
+/// Counts one node too many in every bound.
+const MISCOUNTING: Tampered = Tampered {
+    name: "miscounting",
+    tamper: |outcome| {
         for bound in &mut outcome.stats.bounds {
             bound.nodes = bound.nodes.map(|n| n + 1);
         }
-        Ok(outcome)
-    }
-}
+    },
+};
 
 fn positions(count: usize) -> Vec<Position> {
     let mut source = PositionSource::new(20261121);
@@ -80,7 +78,7 @@ fn a_wrong_engine_is_caught_and_the_position_named() {
     let mut out = Vec::new();
     let report = check_positions(
         &positions,
-        &[&ReferenceIda, &Truncating],
+        &[&ReferenceIda, &TRUNCATING],
         &SearchOptions::default(),
         &mut out,
         false,
@@ -117,7 +115,7 @@ fn node_count_differences_are_disagreements() {
     let mut out = Vec::new();
     let report = check_positions(
         &positions,
-        &[&ReferenceIda, &Miscounting],
+        &[&ReferenceIda, &MISCOUNTING],
         &SearchOptions::default(),
         &mut out,
         false,
