@@ -3,7 +3,7 @@
 #![forbid(unsafe_code)]
 
 use assert_cmd::Command;
-use fifteen::cli::crosscheck::check_positions;
+use fifteen::cli::crosscheck::{check_positions, Report};
 use fifteen::engine::reference::ReferenceIda;
 use fifteen::random::PositionSource;
 use fifteen::{
@@ -55,6 +55,20 @@ const MISCOUNTING: Tampered = Tampered {
     },
 };
 
+/// Cross-checks `positions` with `engines`; returns the counts and what was written.
+fn check(positions: &[Position], engines: &[&dyn Engine]) -> (Report, String) {
+    let mut out = Vec::new();
+    let report = check_positions(
+        positions,
+        engines,
+        &SearchOptions::default(),
+        &mut out,
+        false,
+    )
+    .expect("writing to a vector");
+    (report, String::from_utf8_lossy(&out).into_owned())
+}
+
 fn positions(count: usize) -> Vec<Position> {
     let mut source = PositionSource::new(20261121);
     let board = Board::new(3, 3).expect("3x3");
@@ -75,16 +89,7 @@ fn a_wrong_engine_is_caught_and_the_position_named() {
         })
         .count();
     assert!(long > 0, "some random 8-puzzles need more than 20 moves");
-    let mut out = Vec::new();
-    let report = check_positions(
-        &positions,
-        &[&ReferenceIda, &TRUNCATING],
-        &SearchOptions::default(),
-        &mut out,
-        false,
-    )
-    .expect("writing to a vector");
-    let text = String::from_utf8_lossy(&out);
+    let (report, text) = check(&positions, &[&ReferenceIda, &TRUNCATING]);
     assert_eq!(report.disagreements, long);
     assert_eq!(
         fifteen::cli::report(report.verdict()),
@@ -112,16 +117,7 @@ fn a_wrong_engine_is_caught_and_the_position_named() {
 #[test]
 fn node_count_differences_are_disagreements() {
     let positions = positions(5);
-    let mut out = Vec::new();
-    let report = check_positions(
-        &positions,
-        &[&ReferenceIda, &MISCOUNTING],
-        &SearchOptions::default(),
-        &mut out,
-        false,
-    )
-    .expect("writing to a vector");
-    let text = String::from_utf8_lossy(&out);
+    let (report, text) = check(&positions, &[&ReferenceIda, &MISCOUNTING]);
     // Every random 8-puzzle here needs more than its Manhattan bound, so it has a completed bound.
     assert_eq!(report.disagreements, 5, "{text}");
     assert!(text.contains("nodes in the completed bound of"), "{text}");
@@ -130,19 +126,11 @@ fn node_count_differences_are_disagreements() {
 #[test]
 fn agreeing_engines_pass() {
     let positions = positions(20);
-    let mut out = Vec::new();
-    let report = check_positions(
-        &positions,
-        &[&ReferenceIda, &ReferenceIda],
-        &SearchOptions::default(),
-        &mut out,
-        false,
-    )
-    .expect("writing to a vector");
+    let (report, text) = check(&positions, &[&ReferenceIda, &ReferenceIda]);
     assert_eq!(report.disagreements, 0);
     assert_eq!(fifteen::cli::report(report.verdict()), 0);
     assert_eq!(
-        String::from_utf8_lossy(&out).trim_end(),
+        text.trim_end(),
         "20 positions, 40 engine runs, 0 disagreements"
     );
 }

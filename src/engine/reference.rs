@@ -62,12 +62,12 @@ impl Engine for ReferenceIda {
                 stats: SearchStats::from_bounds(bounds),
             });
         }
+        let mut search = Search::new(start, order, options.all);
+        search.nodes = 1; // the root, counted once for the whole search (in the first bound)
         for sad in 0.. {
             let clock = Instant::now();
-            let mut search = Search::new(start, order, options.all, (h + sad, sad));
-            if sad == 0 {
-                search.nodes = 1; // the root, counted once for the whole search
-            }
+            // Each pass starts from the start position (every pass restores the tiles it moves).
+            search.quota = (h + sad, sad);
             search.explore(start.blank(), None, h + sad, sad);
             let bound = BoundStats {
                 happy: h + sad,
@@ -79,6 +79,7 @@ impl Engine for ReferenceIda {
             };
             progress(&bound);
             bounds.push(bound);
+            search.nodes = 0;
             if !search.solutions.is_empty() {
                 solutions = search.solutions;
                 break;
@@ -110,7 +111,7 @@ struct Search {
 }
 
 impl Search {
-    fn new(start: &Position, order: [Direction; 4], all: bool, quota: (u32, u32)) -> Search {
+    fn new(start: &Position, order: [Direction; 4], all: bool) -> Search {
         let board = start.board();
         let cells = board.cells();
         let next = (0..cells)
@@ -129,7 +130,7 @@ impl Search {
             board,
             order,
             all,
-            quota,
+            quota: (0, 0),
             next,
             distance,
             tiles,
