@@ -252,13 +252,11 @@ impl<B: Bits> Graphs<B> {
         // Only front cells can bump into anything, and never into their own block.
         for (b, block) in state.blocks.iter().enumerate() {
             let fronts = &geometry.fronts[usize::from(block.kind)];
-            for k in 0..4 {
-                let at = block.anchor as i32 + geometry.dirs[k];
-                let mut arcs = B::default();
-                for &off in &fronts[k] {
-                    arcs = arcs.union(&self.cell_bits[(at + off) as usize]);
-                }
-                self.arcs[k][b] = arcs;
+            for ((front, &dir), arcs) in fronts.iter().zip(&geometry.dirs).zip(&mut self.arcs) {
+                let at = block.anchor as i32 + dir;
+                arcs[b] = front.iter().fold(B::default(), |set, &off| {
+                    set.union(&self.cell_bits[(at + off) as usize])
+                });
             }
         }
         for k in 0..4 {
