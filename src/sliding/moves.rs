@@ -3,9 +3,11 @@
 //! A move shifts a *mover* — one block (styles 0–2) or a superpiece (styles 3–5, see
 //! [`super::superpieces`]) — by a displacement `δ` (a padded index offset) while every other
 //! block stays put. Styles 0 and 3 take one unit step; 1 and 4 any number of unit steps in one
-//! direction; 2 and 5 any sequence of unit steps. The mover is lifted off the board, tried at
-//! each displacement, and put back; every intermediate displacement must be a legal place for
-//! the mover, so a step never leaves the padded board.
+//! direction; 2 and 5 any sequence of unit steps. A mover of several blocks is lifted off the
+//! board, tried at each displacement, and put back; a single block stays on the board while it
+//! is tried, its own cells counting as empty, and is shown at a displacement only to emit the
+//! move. Every intermediate displacement must be a legal place for the mover, so a step never
+//! leaves the padded board.
 //!
 //! Styles 2 and 5 explore the displacements of one mover by depth-first search with a visited
 //! mark per displacement, private to that mover. This is where the seed's section 44 differs:
