@@ -3,9 +3,11 @@
 //! A move shifts a *mover* — one block (styles 0–2) or a superpiece (styles 3–5, see
 //! [`super::superpieces`]) — by a displacement `δ` (a padded index offset) while every other
 //! block stays put. Styles 0 and 3 take one unit step; 1 and 4 any number of unit steps in one
-//! direction; 2 and 5 any sequence of unit steps. The mover is lifted off the board, tried at
-//! each displacement, and put back; every intermediate displacement must be a legal place for
-//! the mover, so a step never leaves the padded board.
+//! direction; 2 and 5 any sequence of unit steps. A mover of several blocks is lifted off the
+//! board, tried at each displacement, and put back; a single block stays on the board while it
+//! is tried, its own cells counting as empty, and is shown at a displacement only to emit the
+//! move. Every intermediate displacement must be a legal place for the mover, so a step never
+//! leaves the padded board.
 //!
 //! Styles 2 and 5 explore the displacements of one mover by depth-first search with a visited
 //! mark per displacement, private to that mover. This is where the seed's section 44 differs:
@@ -122,7 +124,7 @@ impl Mover {
             self.superpieces.prepare(geometry, state);
             let walker = &mut self.walker;
             self.superpieces
-                .for_each(reach == Reach::Path, &mut |k, set: &BlockSet| {
+                .for_each(reach == Reach::Path, |k, set: &BlockSet| {
                     members(set, &mut movers);
                     walker.travel(geometry, state, &movers, k, reach, &mut emit)
                 });
@@ -147,15 +149,7 @@ impl Walker {
         F: FnMut(&State, &[u16], i32) -> bool,
     {
         if let [single] = movers {
-            // Most single blocks cannot move at all: find out without lifting them.
-            let movable = if reach == Reach::Path {
-                (0..4).any(|i| can_step(geometry, state, *single, i))
-            } else {
-                can_step(geometry, state, *single, k)
-            };
-            if !movable {
-                return true;
-            }
+            return self.travel_one(geometry, state, movers, *single, k, reach, emit);
         }
         lift(geometry, state, movers, 0);
         let mut go = true;
@@ -210,6 +204,97 @@ impl Walker {
     }
 }
 
+impl Walker {
+    /// [`Walker::travel`] for a single block `b` (`movers == [b]`), which stays on the board
+    /// except while a move is shown: its own cells count as empty when it is tried somewhere,
+    /// which is what lifting it would give. Emits the same moves in the same order.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn travel_one<F>(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        b: u16,
+        k: usize,
+        reach: Reach,
+        emit: &mut F,
+    ) -> bool
+    where
+        F: FnMut(&State, &[u16], i32) -> bool,
+    {
+        let block = state.blocks[usize::from(b)];
+        let fronts = &geometry.fronts[usize::from(block.kind)];
+        let anchor = block.anchor as i32;
+        let me = b + 1;
+        // Whether the block fits at `delta`, reached by a step in direction `i` from a place
+        // where it fits.
+        let fits = |state: &State, delta: i32, i: usize| {
+            let at = anchor + delta;
+            fronts[i].iter().all(|&off| {
+                let v = state.cells[(at + off) as usize];
+                v == 0 || v == me
+            })
+        };
+        // Shows the block at `delta`, emits, and puts it back.
+        let mut show = |state: &mut State, delta: i32| {
+            state.clear_block(geometry, b);
+            state.blocks[usize::from(b)].anchor = (anchor + delta) as u32;
+            state.put_block(geometry, b);
+            let go = emit(state, movers, delta);
+            state.clear_block(geometry, b);
+            state.blocks[usize::from(b)].anchor = anchor as u32;
+            state.put_block(geometry, b);
+            go
+        };
+        match reach {
+            Reach::Step | Reach::Line => {
+                let dir = geometry.dirs[k];
+                let mut delta = dir;
+                while fits(state, delta, k) {
+                    if !show(state, delta) {
+                        return false;
+                    }
+                    if reach == Reach::Step {
+                        break;
+                    }
+                    delta += dir;
+                }
+                true
+            }
+            Reach::Path => {
+                if !(0..4).any(|i| fits(state, geometry.dirs[i], i)) {
+                    return true;
+                }
+                self.generation = self.generation.wrapping_add(1);
+                if self.generation == 0 {
+                    self.stamp.fill(0);
+                    self.generation = 1;
+                }
+                let origin = geometry.padded as i32;
+                self.stamp[origin as usize] = self.generation;
+                self.stack.clear();
+                self.stack.push(0);
+                while let Some(at) = self.stack.pop() {
+                    for (i, &step) in geometry.dirs.iter().enumerate() {
+                        let delta = at + step;
+                        let mark = (origin + delta) as usize;
+                        if self.stamp[mark] == self.generation || !fits(state, delta, i) {
+                            continue;
+                        }
+                        self.stamp[mark] = self.generation;
+                        if !show(state, delta) {
+                            return false;
+                        }
+                        self.stack.push(delta);
+                    }
+                }
+                true
+            }
+        }
+    }
+}
+
 /// The members of a set from the largest down (the seed's block order).
 fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
     (0..4).rev().flat_map(move |w| {
@@ -223,17 +308,6 @@ fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
             Some((w * 64 + top) as u16)
         })
     })
-}
-
-/// Whether block `b` (on the board) can take one step in direction `k`: its front cells
-/// land on empty cells (the others land on its own).
-#[inline]
-fn can_step(geometry: &Geometry, state: &State, b: u16, k: usize) -> bool {
-    let block = state.blocks[usize::from(b)];
-    let at = block.anchor as i32 + geometry.dirs[k];
-    geometry.fronts[usize::from(block.kind)][k]
-        .iter()
-        .all(|&off| state.cells[(at + off) as usize] == 0)
 }
 
 /// Clears the cells of `movers`, which stand displaced by `delta` from their anchors' record;
