@@ -216,7 +216,14 @@ impl Table {
         self.get(key).filter(|s| s.tailcode).map(|s| s.key)
     }
 
-    #[cfg(test)]
+    /// The moves a state and its fallbacks attempt at one cell, in order, before the undo:
+    /// what entering `key` tries (empty for an undo state).
+    pub fn attempts(&self, key: StateKey) -> Vec<StateKey> {
+        let mut chain = self.chain(key);
+        chain.pop();
+        chain
+    }
+
     /// The states run at one cell when `key` and every later attempt there fail: `key`, its
     /// fallback, the fallback's fallback, …, ending with the undo state.
     pub fn chain(&self, key: StateKey) -> Vec<StateKey> {
@@ -416,6 +423,34 @@ mod tests {
                     let last = chain.last().copied().expect("non-empty");
                     assert!(last.is_undo() && last.p == state.key.p);
                     assert!(chain.len() <= 4);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn attempts_are_the_moves_of_a_chain() {
+        let table = Table::new(4, 4);
+        // Interior cell entered from the east: south, west, north, then the undo.
+        assert_eq!(
+            table.attempts(key("r1c1d3p0")),
+            vec![key("r1c1d3p0"), key("r1c1d2p0"), key("r1c1d1p0")]
+        );
+        // A corner entered from the east tries one move; an undo state tries none.
+        assert_eq!(table.attempts(key("r0c0d3p0")), vec![key("r0c0d3p0")]);
+        assert!(table.attempts(key("r0c0d0p0")).is_empty());
+        // Entering a cell, the blank tries every neighbour but the one it came from: one
+        // attempt in a corner, two on an edge, three inside.
+        for (rows, cols) in [(3, 3), (4, 4), (3, 5)] {
+            let table = Table::new(rows, cols);
+            for state in &table.states {
+                if let Action::Move { successor, .. } = state.action {
+                    let neighbours = table.shape.directions(successor.row, successor.col).len();
+                    assert_eq!(
+                        table.attempts(successor).len(),
+                        neighbours - 1,
+                        "{successor}"
+                    );
                 }
             }
         }
