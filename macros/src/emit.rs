@@ -215,9 +215,19 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
             quote! { self.nodes = nodes; },
         ),
     };
+    let doc = match variant {
+        Variant::Plain => quote! { #[doc = "Without counting nodes."] },
+        Variant::Counted => quote! {
+            #[doc = "Every move attempted adds one to `nodes` (Korf's generated nodes)."]
+        },
+    };
     quote! {
+        /// Runs the automaton from `start` until it pops `Bottom` (returns `None`) or a move
+        /// reaches the goal (returns that move's state, with the board, stack and `t` as they
+        /// were before it, so that running from `win.fallback()` resumes the search).
+        #doc
         #[inline(never)]
-        fn #name(&mut self, start: State) -> Option<State> {
+        pub fn #name(&mut self, start: State) -> Option<State> {
             #board_binding
             let mut states = self.states;
             let mut ts = self.ts;
@@ -370,19 +380,6 @@ pub fn emit(table: &Table) -> TokenStream {
         }
 
         impl Machine {
-            /// Runs the automaton from `state` until it pops `Bottom` (returns `None`) or a
-            /// move reaches the goal (returns that move's state, with the board, stack and `t`
-            /// as they were before it, so that `run(win.fallback())` resumes the search).
-            /// With `COUNT`, every move attempted adds one to `nodes` (Korf's generated nodes).
-            #[inline]
-            pub fn run<const COUNT: bool>(&mut self, start: State) -> Option<State> {
-                if COUNT {
-                    self.run_counted(start)
-                } else {
-                    self.run_plain(start)
-                }
-            }
-
             #run_plain
             #run_counted
         }

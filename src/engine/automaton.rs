@@ -10,7 +10,7 @@
 //! Search order: the blank tries the directions `p - 1, p - 2, p - 3` (mod 4) after entering
 //! from `p`, and at the root south, west, north, east — KORF1's order, so on 4 x 4 the first
 //! solution found is KORF1's. Node counts in Korf's sense (root 1 in the first bound, one per
-//! attempted move) come from a second instantiation of the search loop (`COUNT = true`), so the
+//! attempted move) come from a second search loop, generated apart (`run_counted`), so the
 //! plain solve pays nothing for them; over a completed bound they equal the reference engine's.
 //!
 //! Invariant when a move wins: the stack holds, above `Bottom` and the untried tailcodes, the
@@ -85,9 +85,9 @@ macro_rules! instantiate {
 
                 fn run(&mut self, count: bool, state: $module::State) -> Option<$module::State> {
                     if count {
-                        self.run::<true>(state)
+                        self.run_counted(state)
                     } else {
-                        self.run::<false>(state)
+                        self.run_plain(state)
                     }
                 }
 

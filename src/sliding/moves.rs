@@ -134,6 +134,44 @@ impl Mover {
 }
 
 impl Walker {
+    /// Depth-first over the offsets reachable from 0 by unit steps, in the seed's order:
+    /// `visit(delta, i)` for each offset not yet seen, reached by a step in direction `i`,
+    /// answers `None` when the movers do not fit there (it is not entered, and may be reached
+    /// again from elsewhere) or whether to go on. False when a visit asked to stop.
+    fn walk(
+        &mut self,
+        geometry: &Geometry,
+        mut visit: impl FnMut(i32, usize) -> Option<bool>,
+    ) -> bool {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        let origin = geometry.padded as i32;
+        self.stamp[origin as usize] = self.generation;
+        self.stack.clear();
+        self.stack.push(0);
+        while let Some(at) = self.stack.pop() {
+            for (i, &step) in geometry.dirs.iter().enumerate() {
+                let delta = at + step;
+                let mark = (origin + delta) as usize;
+                if self.stamp[mark] == self.generation {
+                    continue;
+                }
+                match visit(delta, i) {
+                    None => continue,
+                    Some(false) => return false,
+                    Some(true) => {
+                        self.stamp[mark] = self.generation;
+                        self.stack.push(delta);
+                    }
+                }
+            }
+        }
+        true
+    }
+
     /// Moves `movers` as `reach` allows (along direction `k` for steps and lines; anywhere for
     /// paths); false when `emit` asked to stop. The state is restored either way.
     fn travel<F>(
@@ -168,34 +206,15 @@ impl Walker {
                 }
             }
             Reach::Path => {
-                self.generation = self.generation.wrapping_add(1);
-                if self.generation == 0 {
-                    self.stamp.fill(0);
-                    self.generation = 1;
-                }
-                let origin = geometry.padded as i32;
-                self.stamp[origin as usize] = self.generation;
-                self.stack.clear();
-                self.stack.push(0);
-                'walk: while let Some(at) = self.stack.pop() {
-                    for (i, &step) in geometry.dirs.iter().enumerate() {
-                        let delta = at + step;
-                        let mark = (origin + delta) as usize;
-                        if self.stamp[mark] == self.generation
-                            || !fits(geometry, state, movers, delta, i)
-                        {
-                            continue;
-                        }
-                        self.stamp[mark] = self.generation;
-                        drop_at(geometry, state, movers, delta);
-                        go = emit(state, movers, delta);
-                        lift(geometry, state, movers, delta);
-                        if !go {
-                            break 'walk;
-                        }
-                        self.stack.push(delta);
+                go = self.walk(geometry, |delta, i| {
+                    if !fits(geometry, state, movers, delta, i) {
+                        return None;
                     }
-                }
+                    drop_at(geometry, state, movers, delta);
+                    let go = emit(state, movers, delta);
+                    lift(geometry, state, movers, delta);
+                    Some(go)
+                });
             }
         }
         // Back where `lift(…, 0)` found them.
@@ -266,30 +285,9 @@ impl Walker {
                 if !(0..4).any(|i| fits(state, geometry.dirs[i], i)) {
                     return true;
                 }
-                self.generation = self.generation.wrapping_add(1);
-                if self.generation == 0 {
-                    self.stamp.fill(0);
-                    self.generation = 1;
-                }
-                let origin = geometry.padded as i32;
-                self.stamp[origin as usize] = self.generation;
-                self.stack.clear();
-                self.stack.push(0);
-                while let Some(at) = self.stack.pop() {
-                    for (i, &step) in geometry.dirs.iter().enumerate() {
-                        let delta = at + step;
-                        let mark = (origin + delta) as usize;
-                        if self.stamp[mark] == self.generation || !fits(state, delta, i) {
-                            continue;
-                        }
-                        self.stamp[mark] = self.generation;
-                        if !show(state, delta) {
-                            return false;
-                        }
-                        self.stack.push(delta);
-                    }
-                }
-                true
+                self.walk(geometry, |delta, i| {
+                    fits(state, delta, i).then(|| show(state, delta))
+                })
             }
         }
     }
