@@ -42,7 +42,7 @@ fn search_loops() -> Option<BTreeMap<String, (usize, usize)>> {
         }
         let Some(name) = &current else { continue };
         let entry = loops.entry(name.clone()).or_insert((0, 0));
-        if line.contains("jmp") && line.contains("*%") {
+        if is_indirect_jump(line) {
             entry.0 += 1;
         }
         if line.contains("panic") {
@@ -50,6 +50,22 @@ fn search_loops() -> Option<BTreeMap<String, (usize, usize)>> {
         }
     }
     Some(loops)
+}
+
+/// `jmp *%rax` (position-independent code: the target is computed from a relative table) or
+/// `jmp *0x…(,%rax,8)` (the non-PIE build of `.cargo/config.toml`: the table holds addresses).
+fn is_indirect_jump(line: &str) -> bool {
+    line.split_once("jmp")
+        .is_some_and(|(_, operand)| operand.trim_start().starts_with('*'))
+}
+
+#[test]
+fn indirect_jumps_are_recognised_in_both_code_models() {
+    assert!(is_indirect_jump("  335566:\tjmp    *0x2122d0(,%rax,8)"));
+    assert!(is_indirect_jump("  2fc0fc:\tjmp    *%rax"));
+    assert!(!is_indirect_jump(
+        "  2fc0fc:\tjmp    2fc1b1 <fifteen::x+0x281>"
+    ));
 }
 
 #[test]
