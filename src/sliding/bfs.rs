@@ -62,7 +62,7 @@ pub struct MemoryLimit {
 pub fn format_size(bytes: u64) -> String {
     const UNITS: [(u64, &str); 3] = [(1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K")];
     for (unit, name) in UNITS {
-        if bytes >= unit && bytes % unit == 0 {
+        if bytes >= unit && bytes.is_multiple_of(unit) {
             return format!("{}{name}", bytes / unit);
         }
     }
@@ -113,6 +113,10 @@ pub fn search(
 
 /// Moves offered together (see [`Search::touch`]).
 const BATCH: usize = 64;
+
+/// Live configurations from which the table and the live levels outgrow the caches, so that
+/// [`Search::touch`] pays: below, everything is at hand and touching only doubles the work.
+const TOUCH_FROM: u64 = 1 << 17;
 
 /// Entries per chunk of a level (after the first chunk, which grows up to this size).
 const CHUNK_BITS: u32 = 13;
@@ -182,6 +186,8 @@ const MIN_PART: usize = 16;
 struct Search<'o, const W: usize> {
     levels: Vec<Option<Level<W>>>,
     milestones: Vec<u64>,
+    /// The first numbers of the live levels `d − 2`, `d − 1`, `d` (0 for those below 0).
+    recent: [u64; 3],
     next_number: u64,
     /// Numbers below this are stale.
     live_base: u64,
@@ -232,6 +238,7 @@ impl<'o, const W: usize> Search<'o, W> {
         let mut search = Search::<W> {
             levels: vec![Some(Level::new())],
             milestones: vec![0],
+            recent: [0; 3],
             next_number: 0,
             live_base: 0,
             parts: vec![Vec::new(); PARTS],
@@ -274,15 +281,19 @@ impl<'o, const W: usize> Search<'o, W> {
             (search.observer)(Event::Distance(search.distance));
             search.milestones.push(search.next_number);
             search.live_base = if d >= 2 { search.milestones[d - 2] } else { 0 };
+            search.recent = [
+                search.live_base,
+                search.milestones[d - 1],
+                search.next_number,
+            ];
             search.levels.push(Some(Level::new()));
             let source_base = search.milestones[d - 1];
             for index in 0..size {
                 let key = *search.live(previous).get(index);
                 state.unpack(geometry, &key);
                 let parent = source_base + index as u64;
-                mover.successors(geometry, &mut state, style, |after, _, _| {
-                    let key = after.pack::<W>(geometry);
-                    batch.push((key, hash(&key)));
+                mover.successor_keys(geometry, &mut state, &key, style, |next| {
+                    batch.push((*next, hash(next)));
                     generated += 1;
                     if batch.len() == BATCH {
                         search.offer_batch(&mut batch, parent);
@@ -313,18 +324,14 @@ impl<'o, const W: usize> Search<'o, W> {
         self.levels[d].as_ref().expect("live levels are kept")
     }
 
+    /// The key of live configuration `number`.
     #[inline]
     fn key_of(&self, number: u64) -> &[u64; W] {
-        let d = self.distance as usize;
-        let level = if number >= self.milestones[d] {
-            d
-        } else if number >= self.milestones[d - 1] {
-            d - 1
-        } else {
-            d - 2
-        };
-        self.live(level)
-            .get((number - self.milestones[level]) as usize)
+        // How many levels back from `d` it lies: 0, 1 or 2.
+        let back = usize::from(number < self.recent[2]) + usize::from(number < self.recent[1]);
+        let first = self.recent[(2 - back) % 3];
+        self.live(self.distance as usize - back)
+            .get((number - first) as usize)
     }
 
     /// The part of the table and the slot in it where a hash starts probing.
@@ -338,7 +345,9 @@ impl<'o, const W: usize> Search<'o, W> {
 
     /// Offers a batch of moves in order (stopping at the goal or an error) and empties it.
     fn offer_batch(&mut self, batch: &mut Vec<([u64; W], u64)>, parent: u64) {
-        self.touch(batch);
+        if self.next_number - self.live_base >= TOUCH_FROM {
+            self.touch(batch);
+        }
         for &(key, h) in batch.iter() {
             if self.found_at.is_some() || self.error.is_some() {
                 break;
@@ -353,19 +362,25 @@ impl<'o, const W: usize> Search<'o, W> {
     #[inline]
     fn touch(&self, batch: &[([u64; W], u64)]) {
         let number_mask = (1u32 << self.number_bits) - 1;
+        let stale_below = self.stale_below();
         let mut sum = 0u64;
         for &(_, h) in batch {
             let (part, i) = self.home(h);
             let slot = self.parts[part][i];
             sum = sum.wrapping_add(u64::from(slot));
-            if slot != 0 && slot & !number_mask == (h as u32) & !number_mask {
-                let number = self.table_base + u64::from(slot & number_mask) - 1;
-                if number >= self.live_base {
-                    sum = sum.wrapping_add(self.key_of(number)[0]);
-                }
+            let n = slot & number_mask;
+            if n >= stale_below && (slot ^ h as u32) & !number_mask == 0 {
+                sum = sum.wrapping_add(self.key_of(self.table_base + u64::from(n) - 1)[0]);
             }
         }
         std::hint::black_box(sum);
+    }
+
+    /// Slot numbers below this one name stale configurations (and 0 a free slot): a slot
+    /// holds `number − table_base + 1`, and `table_base ≤ live_base` within `number_bits`.
+    #[inline]
+    fn stale_below(&self) -> u32 {
+        (self.live_base - self.table_base + 1) as u32
     }
 
     /// The newness test and insertion of one generated configuration with hash `h`.
@@ -373,6 +388,7 @@ impl<'o, const W: usize> Search<'o, W> {
     fn offer(&mut self, key: [u64; W], h: u64, parent: u64) {
         let number_mask = (1u32 << self.number_bits) - 1;
         let fingerprint = (h as u32) & !number_mask;
+        let stale_below = self.stale_below();
         let (part, mut i) = self.home(h);
         let slots = &self.parts[part];
         let len = slots.len();
@@ -382,10 +398,12 @@ impl<'o, const W: usize> Search<'o, W> {
             if slot == 0 {
                 break;
             }
-            let number = self.table_base + u64::from(slot & number_mask) - 1;
-            if number < self.live_base {
+            let n = slot & number_mask;
+            if n < stale_below {
                 free.get_or_insert(i);
-            } else if slot & !number_mask == fingerprint && *self.key_of(number) == key {
+            } else if slot & !number_mask == fingerprint
+                && *self.key_of(self.table_base + u64::from(n) - 1) == key
+            {
                 return;
             }
             i += 1;

@@ -20,10 +20,13 @@
 //! same source (then the style-5 distance can even exceed the style-2 distance).
 //!
 //! Files: [`spec`] reads the input format, [`pack`] packs configurations, [`moves`] and
-//! [`superpieces`] generate moves, [`bfs`] searches, [`output`] prints in SLIDING's format,
+//! [`superpieces`] generate moves, [`keys`] rewrites a successor's key from its parent's
+//! ([`units`] makes the successor keys of n-puzzles directly),
+//! [`bfs`] searches, [`output`] prints in SLIDING's format,
 //! [`reference`](mod@reference) is the test oracle, [`npuzzle`] serves `fifteen solve --engine bfs`.
 
 pub mod bfs;
+pub mod keys;
 pub mod moves;
 pub mod npuzzle;
 pub mod output;
@@ -31,6 +34,7 @@ pub mod pack;
 pub mod reference;
 pub mod spec;
 pub mod superpieces;
+pub mod units;
 
 pub use bfs::{format_size, Event, MemoryLimit};
 pub use pack::{Geometry, State};

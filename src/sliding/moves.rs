@@ -17,9 +17,10 @@
 //! exactly once per mover, so the successors of a configuration are exactly the configurations
 //! one move away (possibly several times, when different movers give the same configuration).
 
-use super::pack::WALL;
-use super::pack::{Geometry, State};
+use super::keys::KeySink;
+use super::pack::{Geometry, State, CELL_MASK, WALL};
 use super::superpieces::{insert, members, BlockSet, Superpieces};
+use super::units;
 use super::Style;
 
 /// Reusable scratch space for generating moves.
@@ -29,27 +30,122 @@ pub struct Mover {
     superpieces: Superpieces,
 }
 
+/// Where the moves go. The walk decides which displacements are legal and in what order; the
+/// sink is shown each of them, either with the state showing the move ([`Mover::successors`])
+/// or as the successor's key computed from the parent's ([`Mover::successor_keys`]).
+pub trait Sink {
+    /// Single block `movers[0]` is on the board at its recorded anchor and fits displaced by
+    /// `delta` (its own cells counting as empty); false asks to stop.
+    fn show_one(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        delta: i32,
+    ) -> bool;
+    /// The lifted `movers` (off the board, anchors recorded where they stood) fit displaced by
+    /// `delta`; false asks to stop.
+    fn show_lifted(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        delta: i32,
+    ) -> bool;
+    /// The single block `movers[0]` is done with; the state must be as before its first show.
+    fn finish_one(&mut self, _geometry: &Geometry, _state: &mut State, _movers: &[u16]) {}
+    /// The `movers` (on the board) take one step `delta`, known to fit; false asks to stop.
+    fn show_step(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        delta: i32,
+    ) -> bool {
+        lift(geometry, state, movers, 0);
+        let go = self.show_lifted(geometry, state, movers, delta);
+        drop_at(geometry, state, movers, 0);
+        go
+    }
+}
+
+/// The sink of [`Mover::successors`]: shows the state after each move to `emit`.
+struct ShowState<F>(F);
+
+impl<F> Sink for ShowState<F>
+where
+    F: FnMut(&State, &[u16], i32) -> bool,
+{
+    #[inline]
+    fn show_one(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        delta: i32,
+    ) -> bool {
+        let b = movers[0];
+        let anchor = state.blocks[usize::from(b)].anchor;
+        state.clear_block(geometry, b);
+        state.blocks[usize::from(b)].anchor = (anchor as i32 + delta) as u32;
+        state.put_block(geometry, b);
+        let go = (self.0)(state, movers, delta);
+        state.clear_block(geometry, b);
+        state.blocks[usize::from(b)].anchor = anchor;
+        state.put_block(geometry, b);
+        go
+    }
+
+    #[inline]
+    fn show_lifted(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        delta: i32,
+    ) -> bool {
+        drop_at(geometry, state, movers, delta);
+        let go = (self.0)(state, movers, delta);
+        lift(geometry, state, movers, delta);
+        go
+    }
+}
+
 /// Scratch space for moving one mover around.
-struct Walker {
-    /// `stamp[padded + δ] == generation` marks displacement `δ` as reached (styles 2 and 5).
-    stamp: Vec<u32>,
+pub(super) struct Walker {
+    /// `stamp[padded + δ] == generation` marks displacement `δ` as reached (styles 2 and 5);
+    /// `padded + δ` stays below twice the largest padded board.
+    stamp: Box<[u32; 2 * PADDED_STAMPS]>,
     generation: u32,
     stack: Vec<i32>,
 }
 
+/// Half the length of the stamp array (displacements are less than a padded board).
+const PADDED_STAMPS: usize = CELL_MASK + 1;
+
 /// How a mover may travel.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Reach {
+pub(super) enum Reach {
     Step,
     Line,
     Path,
 }
 
+impl Reach {
+    fn of(style: Style) -> Reach {
+        match style.0 % 3 {
+            0 => Reach::Step,
+            1 => Reach::Line,
+            _ => Reach::Path,
+        }
+    }
+}
+
 impl Mover {
-    pub fn new(geometry: &Geometry) -> Mover {
+    pub fn new(_geometry: &Geometry) -> Mover {
         Mover {
             walker: Walker {
-                stamp: vec![0; 2 * geometry.padded + 1],
+                stamp: Box::new([0; 2 * PADDED_STAMPS]),
                 generation: 0,
                 stack: Vec::new(),
             },
@@ -61,30 +157,48 @@ impl Mover {
     /// Calls `emit(state, movers, δ)` for every move of `style` from `state` until it returns
     /// `false` (asking to stop), with `state`
     /// showing the configuration after the move; `state` is restored afterwards.
-    pub fn successors<F>(
+    pub fn successors<F>(&mut self, geometry: &Geometry, state: &mut State, style: Style, emit: F)
+    where
+        F: FnMut(&State, &[u16], i32) -> bool,
+    {
+        self.generate(geometry, state, style, &mut ShowState(emit));
+    }
+
+    /// Calls `emit(key)` with the key of every move of `style` from `state`, which must have
+    /// been unpacked from `key` (so that its ranks are those of `key`), in the order of
+    /// [`Mover::successors`], until it returns `false`; `state` is restored afterwards.
+    pub fn successor_keys<const W: usize, F>(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        key: &[u64; W],
+        style: Style,
+        emit: F,
+    ) where
+        F: FnMut(&[u64; W]) -> bool,
+    {
+        if geometry.all_unit && !style.superpieces() {
+            let reach = Reach::of(style);
+            return units::successor_keys(&mut self.walker, geometry, state, key, reach, emit);
+        }
+        self.generate(geometry, state, style, &mut KeySink::new(*key, emit));
+    }
+
+    fn generate<S: Sink>(
         &mut self,
         geometry: &Geometry,
         state: &mut State,
         style: Style,
-        mut emit: F,
-    ) where
-        F: FnMut(&State, &[u16], i32) -> bool,
-    {
-        let reach = match style.0 % 3 {
-            0 => Reach::Step,
-            1 => Reach::Line,
-            _ => Reach::Path,
-        };
+        sink: &mut S,
+    ) {
+        let reach = Reach::of(style);
         let mut movers = std::mem::take(&mut self.members);
         if style.0 < 3 {
             // Only a block with an empty cell just beyond it in a direction can move that way.
             let mut candidates = [BlockSet::default(); 4];
-            for &p in &geometry.live {
-                if state.cells[p as usize] != 0 {
-                    continue;
-                }
+            for &p in &state.empties {
                 for (k, &dir) in geometry.dirs.iter().enumerate() {
-                    let v = state.cells[(p as i32 - dir) as usize];
+                    let v = state.cells[(p as i32 - dir) as usize & CELL_MASK];
                     if v != 0 && v != WALL {
                         insert(&mut candidates[k], usize::from(v - 1));
                     }
@@ -97,10 +211,7 @@ impl Mover {
                 for b in descending(&any) {
                     movers.clear();
                     movers.push(b);
-                    if !self
-                        .walker
-                        .travel(geometry, state, &movers, 0, reach, &mut emit)
-                    {
+                    if !self.walker.travel(geometry, state, &movers, 0, reach, sink) {
                         break;
                     }
                 }
@@ -109,10 +220,7 @@ impl Mover {
                     for b in descending(candidates) {
                         movers.clear();
                         movers.push(b);
-                        if !self
-                            .walker
-                            .travel(geometry, state, &movers, k, reach, &mut emit)
-                        {
+                        if !self.walker.travel(geometry, state, &movers, k, reach, sink) {
                             break 'directions;
                         }
                     }
@@ -126,7 +234,7 @@ impl Mover {
             self.superpieces
                 .for_each(reach == Reach::Path, |k, set: &BlockSet| {
                     members(set, &mut movers);
-                    walker.travel(geometry, state, &movers, k, reach, &mut emit)
+                    walker.travel(geometry, state, &movers, k, reach, sink)
                 });
         }
         self.members = movers;
@@ -138,7 +246,8 @@ impl Walker {
     /// `visit(delta, i)` for each offset not yet seen, reached by a step in direction `i`,
     /// answers `None` when the movers do not fit there (it is not entered, and may be reached
     /// again from elsewhere) or whether to go on. False when a visit asked to stop.
-    fn walk(
+    #[inline]
+    pub(super) fn walk(
         &mut self,
         geometry: &Geometry,
         mut visit: impl FnMut(i32, usize) -> Option<bool>,
@@ -148,14 +257,14 @@ impl Walker {
             self.stamp.fill(0);
             self.generation = 1;
         }
-        let origin = geometry.padded as i32;
+        let origin = PADDED_STAMPS as i32;
         self.stamp[origin as usize] = self.generation;
         self.stack.clear();
         self.stack.push(0);
         while let Some(at) = self.stack.pop() {
             for (i, &step) in geometry.dirs.iter().enumerate() {
                 let delta = at + step;
-                let mark = (origin + delta) as usize;
+                let mark = (origin + delta) as usize & (2 * PADDED_STAMPS - 1);
                 if self.stamp[mark] == self.generation {
                     continue;
                 }
@@ -173,21 +282,25 @@ impl Walker {
     }
 
     /// Moves `movers` as `reach` allows (along direction `k` for steps and lines; anywhere for
-    /// paths); false when `emit` asked to stop. The state is restored either way.
-    fn travel<F>(
+    /// paths); false when the sink asked to stop. The state is restored either way.
+    #[inline]
+    fn travel<S: Sink>(
         &mut self,
         geometry: &Geometry,
         state: &mut State,
         movers: &[u16],
         k: usize,
         reach: Reach,
-        emit: &mut F,
-    ) -> bool
-    where
-        F: FnMut(&State, &[u16], i32) -> bool,
-    {
+        sink: &mut S,
+    ) -> bool {
         if let [single] = movers {
-            return self.travel_one(geometry, state, movers, *single, k, reach, emit);
+            let go = self.travel_one(geometry, state, movers, *single, k, reach, sink);
+            sink.finish_one(geometry, state, movers);
+            return go;
+        }
+        // Several blocks move only as a superpiece of direction `k`, which can take that step.
+        if reach == Reach::Step {
+            return sink.show_step(geometry, state, movers, geometry.dirs[k]);
         }
         lift(geometry, state, movers, 0);
         let mut go = true;
@@ -196,9 +309,7 @@ impl Walker {
                 let dir = geometry.dirs[k];
                 let mut delta = dir;
                 while go && fits(geometry, state, movers, delta, k) {
-                    drop_at(geometry, state, movers, delta);
-                    go = emit(state, movers, delta);
-                    lift(geometry, state, movers, delta);
+                    go = sink.show_lifted(geometry, state, movers, delta);
                     if reach == Reach::Step {
                         break;
                     }
@@ -207,13 +318,8 @@ impl Walker {
             }
             Reach::Path => {
                 go = self.walk(geometry, |delta, i| {
-                    if !fits(geometry, state, movers, delta, i) {
-                        return None;
-                    }
-                    drop_at(geometry, state, movers, delta);
-                    let go = emit(state, movers, delta);
-                    lift(geometry, state, movers, delta);
-                    Some(go)
+                    fits(geometry, state, movers, delta, i)
+                        .then(|| sink.show_lifted(geometry, state, movers, delta))
                 });
             }
         }
@@ -229,7 +335,7 @@ impl Walker {
     /// which is what lifting it would give. Emits the same moves in the same order.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn travel_one<F>(
+    fn travel_one<S: Sink>(
         &mut self,
         geometry: &Geometry,
         state: &mut State,
@@ -237,13 +343,10 @@ impl Walker {
         b: u16,
         k: usize,
         reach: Reach,
-        emit: &mut F,
-    ) -> bool
-    where
-        F: FnMut(&State, &[u16], i32) -> bool,
-    {
+        sink: &mut S,
+    ) -> bool {
         let block = state.blocks[usize::from(b)];
-        let fronts = &geometry.fronts[usize::from(block.kind)];
+        let fronts = &geometry.fronts[usize::from(block.kind) & 15];
         let anchor = block.anchor as i32;
         let me = b + 1;
         // Whether the block fits at `delta`, reached by a step in direction `i` from a place
@@ -251,27 +354,16 @@ impl Walker {
         let fits = |state: &State, delta: i32, i: usize| {
             let at = anchor + delta;
             fronts[i].iter().all(|&off| {
-                let v = state.cells[(at + off) as usize];
+                let v = state.cells[(at + off) as usize & CELL_MASK];
                 v == 0 || v == me
             })
-        };
-        // Shows the block at `delta`, emits, and puts it back.
-        let mut show = |state: &mut State, delta: i32| {
-            state.clear_block(geometry, b);
-            state.blocks[usize::from(b)].anchor = (anchor + delta) as u32;
-            state.put_block(geometry, b);
-            let go = emit(state, movers, delta);
-            state.clear_block(geometry, b);
-            state.blocks[usize::from(b)].anchor = anchor as u32;
-            state.put_block(geometry, b);
-            go
         };
         match reach {
             Reach::Step | Reach::Line => {
                 let dir = geometry.dirs[k];
                 let mut delta = dir;
                 while fits(state, delta, k) {
-                    if !show(state, delta) {
+                    if !sink.show_one(geometry, state, movers, delta) {
                         return false;
                     }
                     if reach == Reach::Step {
@@ -286,7 +378,7 @@ impl Walker {
                     return true;
                 }
                 self.walk(geometry, |delta, i| {
-                    fits(state, delta, i).then(|| show(state, delta))
+                    fits(state, delta, i).then(|| sink.show_one(geometry, state, movers, delta))
                 })
             }
         }
@@ -294,7 +386,7 @@ impl Walker {
 }
 
 /// The members of a set from the largest down (the seed's block order).
-fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
+pub(super) fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
     (0..4).rev().flat_map(move |w| {
         let mut bits = set[w];
         std::iter::from_fn(move || {
@@ -327,9 +419,9 @@ fn fits(geometry: &Geometry, state: &State, movers: &[u16], delta: i32, k: usize
     movers.iter().all(|&b| {
         let block = state.blocks[usize::from(b)];
         let at = block.anchor as i32 + delta;
-        geometry.fronts[usize::from(block.kind)][k]
+        geometry.fronts[usize::from(block.kind) & 15][k]
             .iter()
-            .all(|&off| state.cells[(at + off) as usize] == 0)
+            .all(|&off| state.cells[(at + off) as usize & CELL_MASK] == 0)
     })
 }
 

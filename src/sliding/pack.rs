@@ -7,7 +7,10 @@
 //!
 //! A [`State`] is one configuration unpacked: `cells[p]` is 0 (empty), `b + 1` (block `b`) or
 //! [`WALL`] (border or dead cell); block `b` has a kind and an anchor, the padded index of its
-//! topmost-leftmost cell. Blocks are numbered in the row-major order of their anchors.
+//! topmost-leftmost cell. Blocks are numbered in the row-major order of their anchors. Cell
+//! arrays have the fixed length [`PADDED_MAX`], a power of two above every padded board
+//! (`(rows + 2)(cols + 1) ≤ 771` when `rows · cols ≤ 256`), so that indices are masked into
+//! range instead of checked; everything beyond the padded board is wall.
 //!
 //! The packed form is the seed's: walk the live cells in row-major order, skipping cells
 //! covered by a block already met, and write one nybble per cell met — the kind of the block
@@ -15,12 +18,19 @@
 //! of nybbles, `live cells − cells covered by blocks + blocks`, so packed configurations are
 //! fixed-length words `[u64; W]` (nybble `i` in bits `60 − 4(i mod 16)` of word `i / 16`, the
 //! words beyond the last one zero); equal configurations, with indistinguishable blocks of one
-//! kind, have equal keys.
+//! kind, have equal keys. Since a block's cells all follow its anchor in row-major order, the
+//! unpacking meets every anchor before the rest of its block.
 
 use super::spec::{Layout, Puzzle};
 
 /// Cell value of the border and of dead cells.
 pub const WALL: u16 = u16::MAX;
+
+/// Length of every cell array: a power of two above the largest padded board (771 cells).
+pub const PADDED_MAX: usize = 1024;
+
+/// Masks an index into a cell array (a no-op for the indices of a padded board).
+pub const CELL_MASK: usize = PADDED_MAX - 1;
 
 /// The fixed part of a puzzle.
 #[derive(Clone, Debug)]
@@ -32,8 +42,18 @@ pub struct Geometry {
     pub padded: usize,
     /// Padded indices of the live (not dead) cells, row-major.
     pub live: Vec<u32>,
-    /// Shape of each kind as padded offsets from the anchor (first offset 0); index 0 unused.
+    /// Shape of each kind as padded offsets from the anchor (first offset 0, the others
+    /// increasing); index 0 unused.
     pub shapes: [Vec<i32>; 16],
+    /// `extent[k]`: the largest offset of kind `k`'s shape (its last cell in row-major order).
+    pub extent: [i32; 16],
+    /// `unit[k]`: kind `k` is a single cell.
+    pub unit: [bool; 16],
+    /// Every kind on the board is a single cell (an n-puzzle): no cell is ever skipped in
+    /// packing, so the ranks are the same in every configuration.
+    pub all_unit: bool,
+    /// Blocks in every configuration.
+    pub block_count: usize,
     /// Nybbles in a packed configuration.
     pub nybbles: usize,
     /// 64-bit words needed for them.
@@ -43,6 +63,10 @@ pub struct Geometry {
     /// `fronts[k][i]`: the offsets of kind `k`'s cells whose neighbour in direction `dirs[i]`
     /// is not part of the shape — the only cells that can bump into anything on a step.
     pub fronts: [[Vec<i32>; 4]; 16],
+    /// The padded indices of the first and the last live cell.
+    pub span: (usize, usize),
+    /// The state with every live cell empty, which [`State::unpack`] starts from.
+    blank: State,
 }
 
 /// One block of a [`State`].
@@ -58,15 +82,30 @@ pub struct Block {
 /// anchored there, 0 for an empty cell, [`SKIP`] for a cell covered by a block anchored
 /// elsewhere (and for walls). Every change of `cells` updates it ([`State::clear_block`],
 /// [`State::put_block`]), so packing reads one byte per live cell and never branches.
+///
+/// `rank` and `empties` describe the configuration as unpacked (or built by
+/// [`Geometry::state_of`]) and are not updated when blocks are moved: `rank[p]` is the number
+/// of nybbles packing writes before reaching padded cell `p` (so a successor's key can be
+/// rewritten from its parent's where they differ, see [`super::keys`]), `empties` lists the
+/// empty live cells in row-major order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
-    pub cells: Vec<u16>,
-    pub heads: Vec<u8>,
+    pub cells: [u16; PADDED_MAX],
+    pub heads: [u8; PADDED_MAX],
+    pub rank: [u16; PADDED_MAX],
     pub blocks: Vec<Block>,
+    pub empties: Vec<u32>,
 }
 
 /// `heads` value of a cell that contributes no nybble.
 pub const SKIP: u8 = 0xff;
+
+/// Nybble `i` of a key.
+#[inline]
+pub fn nybble(key: &[u64], i: usize) -> u8 {
+    let word = key.get(i >> 4).copied().unwrap_or(0);
+    ((word >> (60 - 4 * (i & 15))) & 0xf) as u8
+}
 
 impl Geometry {
     /// The geometry of `puzzle` (whose start layout fixes the dead cells and the key length).
@@ -116,6 +155,34 @@ impl Geometry {
                     .collect()
             })
         });
+        let extent = std::array::from_fn(|kind| shapes[kind].iter().copied().max().unwrap_or(0));
+        let unit: [bool; 16] = std::array::from_fn(|kind| shapes[kind].len() == 1);
+        let all_unit = puzzle
+            .start
+            .blocks
+            .iter()
+            .all(|b| unit[usize::from(b.kind)]);
+        let first = live.first().map_or(0, |&p| p as usize);
+        let last = live.last().map_or(0, |&p| p as usize);
+        let mut blank = State {
+            cells: [WALL; PADDED_MAX],
+            heads: [SKIP; PADDED_MAX],
+            rank: [0; PADDED_MAX],
+            blocks: Vec::with_capacity(puzzle.start.blocks.len()),
+            empties: Vec::with_capacity(nybbles),
+        };
+        for &p in &live {
+            blank.cells[p as usize] = 0;
+            blank.heads[p as usize] = 0;
+        }
+        // The ranks of the empty board, which are those of every configuration when no
+        // block covers more than one cell; else unpacking rewrites the span's.
+        let mut before = 0;
+        for (p, rank) in blank.rank.iter_mut().enumerate() {
+            *rank = before;
+            before += u16::from(blank.heads[p] == 0);
+        }
+        blank.rank[last + 1..].fill(nybbles as u16);
         Geometry {
             rows,
             cols,
@@ -123,10 +190,16 @@ impl Geometry {
             padded,
             live,
             shapes,
+            extent,
+            unit,
+            all_unit,
+            block_count: puzzle.start.blocks.len(),
             nybbles,
             words: nybbles.div_ceil(16).max(1),
             dirs,
             fronts,
+            span: (first, last),
+            blank,
         }
     }
 
@@ -143,17 +216,7 @@ impl Geometry {
 
     /// An all-wall board with the live cells empty.
     pub fn empty_state(&self) -> State {
-        let mut cells = vec![WALL; self.padded];
-        let mut heads = vec![SKIP; self.padded];
-        for &p in &self.live {
-            cells[p as usize] = 0;
-            heads[p as usize] = 0;
-        }
-        State {
-            cells,
-            heads,
-            blocks: Vec::new(),
-        }
+        self.blank.clone()
     }
 
     /// The state of a parsed layout.
@@ -167,6 +230,9 @@ impl Geometry {
             });
             state.put_block(self, b as u16);
         }
+        // The ranks and the empty cells come with unpacking.
+        let key = state.pack_vec(self);
+        state.unpack(self, &key);
         state
     }
 
@@ -177,13 +243,12 @@ impl Geometry {
 
     /// The seed's hex form of a key: its nybbles up to the last nonzero one.
     pub fn key_hex(&self, key: &[u64]) -> String {
-        let nybble = |i: usize| (key[i / 16] >> (60 - 4 * (i % 16))) & 0xf;
         let end = (0..self.nybbles)
             .rev()
-            .find(|&i| nybble(i) != 0)
+            .find(|&i| nybble(key, i) != 0)
             .map_or(0, |i| i + 1);
         (0..end)
-            .map(|i| char::from_digit(nybble(i) as u32, 16).unwrap_or('?'))
+            .map(|i| char::from_digit(u32::from(nybble(key, i)), 16).unwrap_or('?'))
             .collect()
     }
 }
@@ -195,7 +260,7 @@ impl State {
         let mut key = [0u64; W];
         let mut i = 0usize;
         for &p in &geometry.live {
-            let head = self.heads[p as usize];
+            let head = self.heads[p as usize & CELL_MASK];
             let keep = usize::from(head != SKIP);
             // After the last nybble `i >> 4` may reach `W`; only zeros are written then.
             key[(i >> 4).min(W - 1)] |=
@@ -210,7 +275,7 @@ impl State {
         let mut key = vec![0u64; geometry.words];
         let mut i = 0usize;
         for &p in &geometry.live {
-            let head = self.heads[p as usize];
+            let head = self.heads[p as usize & CELL_MASK];
             if head != SKIP {
                 key[i >> 4] |= u64::from(head) << (60 - 4 * (i & 15));
                 i += 1;
@@ -223,8 +288,8 @@ impl State {
     #[inline]
     pub fn clear_block(&mut self, geometry: &Geometry, b: u16) {
         let block = self.blocks[usize::from(b)];
-        for &off in &geometry.shapes[usize::from(block.kind)] {
-            let p = (block.anchor as i32 + off) as usize;
+        for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+            let p = (block.anchor as i32 + off) as usize & CELL_MASK;
             self.cells[p] = 0;
             self.heads[p] = 0;
         }
@@ -234,32 +299,94 @@ impl State {
     #[inline]
     pub fn put_block(&mut self, geometry: &Geometry, b: u16) {
         let block = self.blocks[usize::from(b)];
-        for &off in &geometry.shapes[usize::from(block.kind)] {
-            let p = (block.anchor as i32 + off) as usize;
+        for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+            let p = (block.anchor as i32 + off) as usize & CELL_MASK;
             self.cells[p] = b + 1;
             self.heads[p] = SKIP;
         }
-        self.heads[block.anchor as usize] = block.kind;
+        self.heads[block.anchor as usize & CELL_MASK] = block.kind;
     }
 
     /// Rebuilds the state from a key produced by [`State::pack`] for the same geometry.
+    ///
+    /// One pass over the span of live cells: a cell not yet covered takes the next nybble, and
+    /// a nonzero nybble puts a block there (covering cells ahead of the pass only).
     #[inline]
     pub fn unpack(&mut self, geometry: &Geometry, key: &[u64]) {
-        for &p in &geometry.live {
-            self.cells[p as usize] = 0;
-            self.heads[p as usize] = 0;
+        if geometry.all_unit {
+            return self.unpack_units(geometry, key);
         }
+        let (first, last) = geometry.span;
+        let blank = &geometry.blank;
+        self.cells[first..=last].copy_from_slice(&blank.cells[first..=last]);
+        self.heads[first..=last].copy_from_slice(&blank.heads[first..=last]);
         self.blocks.clear();
+        self.empties.clear();
         let mut i = 0usize;
-        for &p in &geometry.live {
-            if self.cells[p as usize] != 0 {
+        let mut word = 0u64;
+        for p in first..last + 1 {
+            self.rank[p & CELL_MASK] = i as u16;
+            if self.cells[p & CELL_MASK] != 0 {
+                continue; // a wall, or covered by a block met before
+            }
+            if i & 15 == 0 {
+                word = key.get(i >> 4).copied().unwrap_or(0);
+            }
+            let kind = (word >> 60) as u8;
+            word <<= 4;
+            i += 1;
+            if kind == 0 {
+                self.empties.push(p as u32);
                 continue;
             }
-            let kind = ((key[i >> 4] >> (60 - 4 * (i & 15))) & 0xf) as u8;
-            i += 1;
-            if kind != 0 {
-                self.blocks.push(Block { kind, anchor: p });
-                self.put_block(geometry, (self.blocks.len() - 1) as u16);
+            let b = self.blocks.len() as u16;
+            self.blocks.push(Block {
+                kind,
+                anchor: p as u32,
+            });
+            for &off in &geometry.shapes[usize::from(kind)] {
+                let q = (p as i32 + off) as usize & CELL_MASK;
+                self.cells[q] = b + 1;
+                self.heads[q] = SKIP;
+            }
+            self.heads[p & CELL_MASK] = kind;
+        }
+    }
+
+    /// [`State::unpack`] when every block is a single cell: one nybble per live cell, no
+    /// skipping, ranks as on the empty board. The blocks and empty cells are as many in every
+    /// configuration, so they are written in place.
+    #[inline]
+    fn unpack_units(&mut self, geometry: &Geometry, key: &[u64]) {
+        self.blocks
+            .resize(geometry.block_count, Block { kind: 0, anchor: 0 });
+        self.empties
+            .resize(geometry.nybbles - geometry.block_count, 0);
+        let (mut b, mut e) = (0usize, 0usize);
+        let mut word = 0u64;
+        for (i, &p) in geometry.live.iter().enumerate() {
+            if i & 15 == 0 {
+                word = key.get(i >> 4).copied().unwrap_or(0);
+            }
+            let kind = (word >> 60) as u8;
+            word <<= 4;
+            let p = p as usize & CELL_MASK;
+            self.heads[p] = kind;
+            if kind == 0 {
+                self.cells[p] = 0;
+                if let Some(slot) = self.empties.get_mut(e) {
+                    *slot = p as u32;
+                }
+                e += 1;
+            } else {
+                b += 1;
+                self.cells[p] = b as u16;
+                if let Some(slot) = self.blocks.get_mut(b - 1) {
+                    *slot = Block {
+                        kind,
+                        anchor: p as u32,
+                    };
+                }
             }
         }
     }

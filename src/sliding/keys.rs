@@ -1,0 +1,327 @@
+//! Successor keys rewritten from the parent's key instead of packed afresh.
+//!
+//! A move changes the cells of its movers only: their old cells and their new ones, all between
+//! `lo`, the smallest of them, and `hi`, the largest. Packing writes the same nybbles as the
+//! parent's before `lo` (nothing before it changed) and after `hi` (as many nybbles come before
+//! `hi + 1` in both, since both keys have the same length), so only the nybbles from
+//! `rank[lo]` to `rank[hi + 1]` need writing, from the successor's `heads` between `lo` and
+//! `hi` — where `rank[p]`, kept by [`State::unpack`], counts the nybbles before cell `p`.
+//!
+//! Movers that are single cells (every tile of an n-puzzle) need not even that: no cell is
+//! skipped before or after the move, so every rank stays, and the key changes only in the
+//! nybbles of the movers' old cells (their kinds go) and new cells (their kinds come).
+//!
+//! Invariant: the key shown for a move equals `State::pack` of the state showing the move
+//! (checked against it over random walks in the tests below).
+
+use super::moves::Sink;
+use super::pack::{Geometry, State, CELL_MASK, SKIP};
+
+/// The sink of [`super::moves::Mover::successor_keys`]: `emit` gets each successor's key.
+pub struct KeySink<const W: usize, F> {
+    parent: [u64; W],
+    emit: F,
+    /// The single block being moved has its heads taken off the board (not its cells).
+    heads_lifted: bool,
+}
+
+/// Shift of nybble `i` in its word.
+#[inline]
+fn shift(i: usize) -> u32 {
+    (60 - 4 * (i & 15)) as u32
+}
+
+/// Word of nybble `i` in a `W`-word key (`W` is a power of two above every nybble's word).
+#[inline]
+fn word<const W: usize>(i: usize) -> usize {
+    (i >> 4) & (W - 1)
+}
+
+impl<const W: usize, F> KeySink<W, F>
+where
+    F: FnMut(&[u64; W]) -> bool,
+{
+    pub fn new(parent: [u64; W], emit: F) -> Self {
+        KeySink {
+            parent,
+            emit,
+            heads_lifted: false,
+        }
+    }
+
+    /// The parent's key with nybbles `rank[lo]..rank[hi + 1]` written from `heads[lo..=hi]`.
+    #[inline]
+    fn window(&self, state: &State, lo: usize, hi: usize) -> [u64; W] {
+        let first = usize::from(state.rank[lo & CELL_MASK]);
+        let end = usize::from(state.rank[(hi + 1) & CELL_MASK]);
+        let mut key = self.parent;
+        if W == 1 {
+            // At most 16 nybbles: gather the window's in a register, then splice them in.
+            let mut nybbles = 0u64;
+            for p in lo..hi + 1 {
+                let head = state.heads[p & CELL_MASK];
+                let keep = u32::from(head != SKIP);
+                nybbles = (nybbles << (4 * keep)) | u64::from(head & 0xf) & (0xf * u64::from(keep));
+            }
+            let below = |n: usize| u64::MAX.checked_shr(4 * n as u32).unwrap_or(0);
+            let tail = (64 - 4 * end) as u32;
+            key[0] =
+                key[0] & !(below(first) & !below(end)) | nybbles.checked_shl(tail).unwrap_or(0);
+            return key;
+        }
+        // Clear nybbles `first..end`: in word `w`, the bits of its nybbles in that range.
+        for w in (first >> 4)..=(end.max(1) - 1) >> 4 {
+            let from = first.saturating_sub(16 * w);
+            let to = (end - 16 * w).min(16);
+            let below = |n: usize| u64::MAX.checked_shr(4 * n as u32).unwrap_or(0);
+            key[w & (W - 1)] &= !(below(from) & !below(to));
+        }
+        let mut i = first;
+        for p in lo..hi + 1 {
+            let head = state.heads[p & CELL_MASK];
+            let keep = usize::from(head != SKIP);
+            key[word::<W>(i)] |= (u64::from(head & 0xf) * keep as u64) << shift(i);
+            i += keep;
+        }
+        key
+    }
+
+    /// The parent's key with the kinds of single-cell `movers` moved by `delta`.
+    #[inline]
+    fn unit_moves(&self, state: &State, movers: &[u16], delta: i32) -> [u64; W] {
+        let mut key = self.parent;
+        // The kinds leave their old cells first: a new cell may be another mover's old one.
+        for &b in movers {
+            let block = state.blocks[usize::from(b)];
+            let i = usize::from(state.rank[block.anchor as usize & CELL_MASK]);
+            key[word::<W>(i)] ^= u64::from(block.kind) << shift(i);
+        }
+        for &b in movers {
+            let block = state.blocks[usize::from(b)];
+            let to = (block.anchor as i32 + delta) as usize & CELL_MASK;
+            let i = usize::from(state.rank[to]);
+            key[word::<W>(i)] ^= u64::from(block.kind) << shift(i);
+        }
+        key
+    }
+}
+
+/// Writes the heads of block `b` displaced by `delta`: its kind at the anchor, skips elsewhere.
+#[inline]
+fn put_heads(geometry: &Geometry, state: &mut State, b: u16, delta: i32) {
+    let block = state.blocks[usize::from(b)];
+    let anchor = block.anchor as i32 + delta;
+    for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+        state.heads[(anchor + off) as usize & CELL_MASK] = SKIP;
+    }
+    state.heads[anchor as usize & CELL_MASK] = block.kind;
+}
+
+/// Clears the heads of block `b` displaced by `delta`.
+#[inline]
+fn clear_heads(geometry: &Geometry, state: &mut State, b: u16, delta: i32) {
+    let block = state.blocks[usize::from(b)];
+    let anchor = block.anchor as i32 + delta;
+    for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+        state.heads[(anchor + off) as usize & CELL_MASK] = 0;
+    }
+}
+
+/// The cells between which `movers` (anchors as recorded) and their displacement by `delta`
+/// lie: the first mover's anchor is the smallest old cell (movers are in increasing order).
+#[inline]
+fn bounds(geometry: &Geometry, state: &State, movers: &[u16], delta: i32) -> (usize, usize) {
+    let lo = state.blocks[usize::from(movers[0])].anchor as i32;
+    let hi = movers
+        .iter()
+        .map(|&b| {
+            let block = state.blocks[usize::from(b)];
+            block.anchor as i32 + geometry.extent[usize::from(block.kind) & 15]
+        })
+        .max()
+        .unwrap_or(lo);
+    ((lo + delta.min(0)) as usize, (hi + delta.max(0)) as usize)
+}
+
+impl<const W: usize, F> Sink for KeySink<W, F>
+where
+    F: FnMut(&[u64; W]) -> bool,
+{
+    #[inline]
+    fn show_one(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        delta: i32,
+    ) -> bool {
+        let b = movers[0];
+        let kind = state.blocks[usize::from(b)].kind;
+        if geometry.unit[usize::from(kind) & 15] {
+            let key = self.unit_moves(state, movers, delta);
+            return (self.emit)(&key);
+        }
+        if !self.heads_lifted {
+            clear_heads(geometry, state, b, 0);
+            self.heads_lifted = true;
+        }
+        put_heads(geometry, state, b, delta);
+        let (lo, hi) = bounds(geometry, state, movers, delta);
+        let key = self.window(state, lo, hi);
+        clear_heads(geometry, state, b, delta);
+        (self.emit)(&key)
+    }
+
+    #[inline]
+    fn show_lifted(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        delta: i32,
+    ) -> bool {
+        let unit = |&b: &u16| geometry.unit[usize::from(state.blocks[usize::from(b)].kind) & 15];
+        if movers.iter().all(unit) {
+            let key = self.unit_moves(state, movers, delta);
+            return (self.emit)(&key);
+        }
+        // The lifting cleared the movers' heads.
+        for &b in movers {
+            put_heads(geometry, state, b, delta);
+        }
+        let (lo, hi) = bounds(geometry, state, movers, delta);
+        let key = self.window(state, lo, hi);
+        for &b in movers {
+            clear_heads(geometry, state, b, delta);
+        }
+        (self.emit)(&key)
+    }
+
+    #[inline]
+    fn show_step(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        delta: i32,
+    ) -> bool {
+        let unit = |&b: &u16| geometry.unit[usize::from(state.blocks[usize::from(b)].kind) & 15];
+        if movers.iter().all(unit) {
+            let key = self.unit_moves(state, movers, delta);
+            return (self.emit)(&key);
+        }
+        // Only the heads take the step, and take it back.
+        for &b in movers {
+            clear_heads(geometry, state, b, 0);
+        }
+        for &b in movers {
+            put_heads(geometry, state, b, delta);
+        }
+        let (lo, hi) = bounds(geometry, state, movers, delta);
+        let key = self.window(state, lo, hi);
+        for &b in movers {
+            clear_heads(geometry, state, b, delta);
+        }
+        for &b in movers {
+            put_heads(geometry, state, b, 0);
+        }
+        (self.emit)(&key)
+    }
+
+    #[inline]
+    fn finish_one(&mut self, geometry: &Geometry, state: &mut State, movers: &[u16]) {
+        if self.heads_lifted {
+            put_heads(geometry, state, movers[0], 0);
+            self.heads_lifted = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sliding::moves::Mover;
+    use crate::sliding::pack::Geometry;
+    use crate::sliding::{Puzzle, Style};
+
+    /// Walks at random from the start; at each configuration the keys of
+    /// [`Mover::successor_keys`] are exactly the packed states of [`Mover::successors`], in
+    /// the same order, and the state is left as it was.
+    fn check<const W: usize>(puzzle: &Puzzle, steps: usize, seed: u64) {
+        let geometry = Geometry::new(puzzle);
+        assert!(geometry.words <= W);
+        let mut rng = seed;
+        let mut next_random = move |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let mut mover = Mover::new(&geometry);
+        for style in Style::ALL {
+            let mut key = geometry.key_of(&puzzle.start);
+            let mut state = geometry.empty_state();
+            for _ in 0..steps {
+                let words: [u64; W] = std::array::from_fn(|w| key.get(w).copied().unwrap_or(0));
+                state.unpack(&geometry, &key);
+                let before = state.clone();
+                let mut packed = Vec::new();
+                mover.successors(&geometry, &mut state, style, |next, _, _| {
+                    packed.push(next.pack::<W>(&geometry));
+                    true
+                });
+                assert_eq!(state, before);
+                let mut rewritten = Vec::new();
+                mover.successor_keys(&geometry, &mut state, &words, style, |next| {
+                    rewritten.push(*next);
+                    true
+                });
+                assert_eq!(state, before);
+                assert_eq!(
+                    rewritten,
+                    packed,
+                    "style {} from {}",
+                    style.0,
+                    geometry.key_hex(&key)
+                );
+                if packed.is_empty() {
+                    break;
+                }
+                key = packed[next_random(packed.len())][..geometry.words].to_vec();
+            }
+        }
+    }
+
+    #[test]
+    fn rewritten_keys_are_the_packed_successors() {
+        let data = |name: &str| {
+            let text = std::fs::read_to_string(format!(
+                "{}/tests/data/sliding/{name}.txt",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .expect("test data");
+            Puzzle::parse(text.as_bytes()).expect("valid")
+        };
+        for (name, seed) in [
+            ("klotski", 1),
+            ("century", 2),
+            ("silly", 3),
+            ("pennant", 4),
+            ("eight_puzzle", 5),
+            ("twins_corridor", 6),
+        ] {
+            check::<1>(&data(name), 300, seed);
+            check::<2>(&data(name), 100, seed + 10);
+        }
+        check::<4>(&data("fifteen_puzzle_d15"), 40, 7);
+    }
+
+    #[test]
+    fn rewritten_keys_span_several_words() {
+        // Mixed shapes in 18 nybbles: windows cross the word boundary.
+        let text = "4 x 7 (wide)\n1 = 11/11\n2 = 1/1\n3 = 11\n4 = 1\n120340402030140040\n";
+        let puzzle = Puzzle::parse_with(text.as_bytes(), true).expect("valid");
+        assert_eq!(Geometry::new(&puzzle).nybbles, 18);
+        check::<2>(&puzzle, 400, 9);
+        check::<4>(&puzzle, 100, 10);
+    }
+}

@@ -1,0 +1,94 @@
+//! Successor keys of n-puzzles: styles 0–2 when every block is a single cell.
+//!
+//! A single-cell block fits exactly where a cell is empty, so the moves need no shapes and no
+//! fronts: in direction `k`, the block just before an empty cell `e` (at `e − dirs[k]`) can
+//! move onto `e` (and, in style 1, on along the run of empty cells beyond). Its key is the
+//! parent's with the block's kind taken from the nybble of its old cell and put into that of
+//! its new cell, at ranks that are the same in every configuration (no cell is ever skipped).
+//!
+//! Invariant: the keys come in the order of [`super::moves::Mover::successors`] — direction by
+//! direction (styles 0 and 1), the blocks within a direction from the largest number down,
+//! which is from the last cell back, as blocks are numbered in cell order; along paths
+//! (style 2), the blocks next to any empty cell from the largest down, each walked by
+//! [`Walker::walk`]. The tests of [`super::keys`] check it against the general generator.
+
+use super::moves::{descending, Reach, Walker};
+use super::pack::{Geometry, State, CELL_MASK, SKIP};
+use super::superpieces::{insert, BlockSet};
+
+/// The parent's `key` with `kind` moved from the nybble of cell `from` to that of cell `to`.
+#[inline]
+fn moved<const W: usize>(
+    state: &State,
+    key: &[u64; W],
+    kind: u8,
+    from: usize,
+    to: usize,
+) -> [u64; W] {
+    let mut key = *key;
+    for cell in [from, to] {
+        let i = usize::from(state.rank[cell & CELL_MASK]);
+        key[(i >> 4) & (W - 1)] ^= u64::from(kind) << (60 - 4 * (i & 15));
+    }
+    key
+}
+
+/// Calls `emit` with the key of every move of the single-cell blocks of `state` (unpacked from
+/// `key`) as `reach` allows, until it returns false.
+pub(super) fn successor_keys<const W: usize, F>(
+    walker: &mut Walker,
+    geometry: &Geometry,
+    state: &State,
+    key: &[u64; W],
+    reach: Reach,
+    mut emit: F,
+) where
+    F: FnMut(&[u64; W]) -> bool,
+{
+    // The kind of the block on a cell; 0 for an empty cell, SKIP for a wall.
+    let kind_at = |cell: i32| state.heads[cell as usize & CELL_MASK];
+    let is_block = |kind: u8| kind != 0 && kind != SKIP;
+    if reach == Reach::Path {
+        let mut candidates = BlockSet::default();
+        for &e in &state.empties {
+            for &dir in &geometry.dirs {
+                let v = state.cells[(e as i32 - dir) as usize & CELL_MASK];
+                if is_block(kind_at(e as i32 - dir)) {
+                    insert(&mut candidates, usize::from(v - 1));
+                }
+            }
+        }
+        for b in descending(&candidates) {
+            let block = state.blocks[usize::from(b)];
+            let from = block.anchor as i32;
+            let go = walker.walk(geometry, |delta, _| {
+                let to = from + delta;
+                (kind_at(to) == 0)
+                    .then(|| emit(&moved(state, key, block.kind, from as usize, to as usize)))
+            });
+            if !go {
+                return;
+            }
+        }
+        return;
+    }
+    for &dir in &geometry.dirs {
+        for &e in state.empties.iter().rev() {
+            let from = e as i32 - dir;
+            let kind = kind_at(from);
+            if !is_block(kind) {
+                continue;
+            }
+            let mut to = e as i32;
+            loop {
+                if !emit(&moved(state, key, kind, from as usize, to as usize)) {
+                    return;
+                }
+                to += dir;
+                if reach == Reach::Step || kind_at(to) != 0 {
+                    break;
+                }
+            }
+        }
+    }
+}
