@@ -10,7 +10,8 @@
 //! direction (styles 0 and 1), the blocks within a direction from the largest number down,
 //! which is from the last cell back, as blocks are numbered in cell order; along paths
 //! (style 2), the blocks next to any empty cell from the largest down, each walked by
-//! [`Walker::walk`]. The tests of [`super::keys`] check it against the general generator.
+//! [`Walker::walk`] — or, when there is a single empty cell, just moved onto it, the only
+//! place a path can lead. The tests of [`super::keys`] check it against the general generator.
 
 use super::moves::{descending, Reach, Walker};
 use super::pack::{Geometry, State, CELL_MASK, SKIP};
@@ -49,6 +50,19 @@ pub(super) fn successor_keys<const W: usize, F>(
     let kind_at = |cell: i32| state.heads[cell as usize & CELL_MASK];
     let is_block = |kind: u8| kind != 0 && kind != SKIP;
     if reach == Reach::Path {
+        if let [e] = state.empties[..] {
+            // One empty cell: every path is the one step onto it, and the blocks next to it,
+            // from the largest number down, stand below, right, left and above it.
+            let e = e as i32;
+            for dir in [-geometry.dirs[3], 1, -1, geometry.dirs[3]] {
+                let from = e + dir;
+                let kind = kind_at(from);
+                if is_block(kind) && !emit(&moved(state, key, kind, from as usize, e as usize)) {
+                    return;
+                }
+            }
+            return;
+        }
         let mut candidates = BlockSet::default();
         for &e in &state.empties {
             for &dir in &geometry.dirs {
