@@ -7,7 +7,13 @@
 //! board, tried at each displacement, and put back; a single block stays on the board while it
 //! is tried, its own cells counting as empty, and is shown at a displacement only to emit the
 //! move. Every intermediate displacement must be a legal place for the mover, so a step never
-//! leaves the padded board.
+//! leaves the padded board. A superpiece of direction `k` can take its first step that way by
+//! definition, so a single step of several blocks is shown without a test.
+//!
+//! Where a move goes is the [`Sink`]'s business: the state showing it ([`Mover::successors`],
+//! for reading paths back and for tests) or the successor's key rewritten from the parent's
+//! ([`Mover::successor_keys`], for the search; [`super::units`] for n-puzzles in styles 0–2).
+//! The walk is the same for both, so both see the moves in the same order.
 //!
 //! Styles 2 and 5 explore the displacements of one mover by depth-first search with a visited
 //! mark per displacement, private to that mover. This is where the seed's section 44 differs:

@@ -9,9 +9,10 @@
 //! Invariant: the keys come in the order of [`super::moves::Mover::successors`] — direction by
 //! direction (styles 0 and 1), the blocks within a direction from the largest number down,
 //! which is from the last cell back, as blocks are numbered in cell order; along paths
-//! (style 2), the blocks next to any empty cell from the largest down, each walked by
-//! [`Walker::walk`] — or, when there is a single empty cell, just moved onto it, the only
-//! place a path can lead. The tests of [`super::keys`] check it against the general generator.
+//! (style 2), the blocks next to any empty cell from the largest down, each walked depth first
+//! as in [`super::moves`] — or, when there is a single empty cell, just moved onto it, the
+//! only place a path can lead. The tests of [`super::keys`] check it against the general
+//! generator.
 
 use super::moves::{descending, Reach, Walker};
 use super::pack::{Geometry, State, CELL_MASK, SKIP};
