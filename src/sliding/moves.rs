@@ -1,7 +1,7 @@
-//! Move generation in the six styles of section 3 of the seed.
+//! Move generation in the six styles of section 3 of the seed, in the seed's order.
 //!
 //! A move shifts a *mover* — one block (styles 0–2) or a superpiece (styles 3–5, see
-//! [`super::superpieces`]) — by a displacement `δ` (a padded index offset) while every other
+//! [`super::ideals`]) — by a displacement `δ` (a padded index offset) while every other
 //! block stays put. Styles 0 and 3 take one unit step; 1 and 4 any number of unit steps in one
 //! direction; 2 and 5 any sequence of unit steps. A mover of several blocks is lifted off the
 //! board, tried at each displacement, and put back; a single block stays on the board while it
@@ -9,32 +9,60 @@
 //! move. Every intermediate displacement must be a legal place for the mover, so a step never
 //! leaves the padded board.
 //!
-//! Styles 2 and 5 explore the displacements of one mover by depth-first search with a visited
-//! mark per displacement, private to that mover. This is where the seed's section 44 differs:
-//! it marks nothing and prunes with the global table instead, which misses continuations when a
-//! configuration was already reached from the same source by a *different* mover (see the
-//! report in `mod.rs`). Invariant here: each displacement reachable by the mover is emitted
-//! exactly once per mover, so the successors of a configuration are exactly the configurations
-//! one move away (possibly several times, when different movers give the same configuration).
+//! Movers come in the seed's order (sections 42 and 57), and styles 2 and 5 explore a mover's
+//! displacements depth first as its recursion does (section 45), so that the search numbers new
+//! configurations exactly as SLIDING does. Like the seed, the search may *prune* a path at a
+//! configuration of a smaller distance (section 44: whatever lies beyond it is reached from it
+//! directly). Unlike the seed, the visited marks are private to each mover: the seed asks its
+//! global table instead, which also stops where a *different* mover got first from the same
+//! source, and can leave a configuration one move too far (see `mod.rs`). Invariant: without
+//! pruning, each displacement reachable by a mover is emitted exactly once per mover, so the
+//! successors of a configuration are exactly the configurations one move away (possibly
+//! several times, when different movers give the same configuration).
 
+use super::ideals::Ideals;
 use super::pack::WALL;
 use super::pack::{Geometry, State};
-use super::superpieces::{insert, members, BlockSet, Superpieces};
 use super::Style;
+
+/// A set of blocks (at most 256, as there are at most 256 cells), as a bit set.
+pub type BlockSet = [u64; 4];
+
+/// Adds block `b` to a set.
+#[inline]
+pub fn insert(set: &mut BlockSet, b: usize) {
+    set[b >> 6] |= 1 << (b & 63);
+}
+
+/// What the caller wants after seeing a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Stop generating.
+    Stop,
+    /// Go on; along paths (styles 2 and 5), also look beyond this configuration.
+    Explore,
+    /// Go on, but along paths do not look beyond this configuration: it is at a smaller
+    /// distance, so whatever lies beyond is reached from it directly (section 44).
+    Prune,
+}
 
 /// Reusable scratch space for generating moves.
 pub struct Mover {
     walker: Walker,
     members: Vec<u16>,
-    superpieces: Superpieces,
+    ideals: Ideals,
 }
 
 /// Scratch space for moving one mover around.
 struct Walker {
-    /// `stamp[padded + δ] == generation` marks displacement `δ` as reached (styles 2 and 5).
-    stamp: Vec<u32>,
+    /// Per mover seen from the current configuration (its blocks, sorted), the slot of its
+    /// marks: `marks[slot][padded + δ] == generation` when displacement `δ` was reached.
+    trails: Vec<(Vec<u16>, usize)>,
+    marks: Vec<Vec<u32>>,
     generation: u32,
-    stack: Vec<i32>,
+    /// The depth-first path: (displacement, direction it was entered by, next direction).
+    stack: Vec<(i32, usize, usize)>,
+    key: Vec<u16>,
 }
 
 /// How a mover may travel.
@@ -45,22 +73,30 @@ enum Reach {
     Path,
 }
 
+impl Default for Mover {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Mover {
-    pub fn new(geometry: &Geometry) -> Mover {
+    pub fn new() -> Mover {
         Mover {
             walker: Walker {
-                stamp: vec![0; 2 * geometry.padded + 1],
+                trails: Vec::new(),
+                marks: Vec::new(),
                 generation: 0,
                 stack: Vec::new(),
+                key: Vec::new(),
             },
             members: Vec::new(),
-            superpieces: Superpieces::default(),
+            ideals: Ideals::default(),
         }
     }
 
     /// Calls `emit(state, movers, δ)` for every move of `style` from `state` until it returns
-    /// `false` (asking to stop), with `state`
-    /// showing the configuration after the move; `state` is restored afterwards.
+    /// `false` (asking to stop), with `state` showing the configuration after the move; `state`
+    /// is restored afterwards. Every configuration one move away is emitted at least once.
     pub fn successors<F>(
         &mut self,
         geometry: &Geometry,
@@ -70,11 +106,34 @@ impl Mover {
     ) where
         F: FnMut(&State, &[u16], i32) -> bool,
     {
+        self.generate(geometry, state, style, |after, movers, delta| {
+            if emit(after, movers, delta) {
+                Next::Explore
+            } else {
+                Next::Stop
+            }
+        });
+    }
+
+    /// [`Mover::successors`] in the seed's order, for the search: the answer of `emit` may
+    /// also prune a path (styles 2 and 5), which then emits only the moves that do not pass
+    /// through a pruned configuration. The order (section 42): in styles 0–2, for each
+    /// direction right, left, down, up, every block in the seed's numbering (the last in
+    /// row-major order first); in styles 3–5, the superpieces in the order of [`Ideals`]. A
+    /// path is explored depth first, in the directions right, left, down, up, never straight
+    /// back; a displacement already reached by the same mover (from this configuration) is not
+    /// reached again — unlike the seed, which asks its table and so also stops where a
+    /// *different* mover got first (section 44's defect).
+    pub fn generate<F>(&mut self, geometry: &Geometry, state: &mut State, style: Style, mut emit: F)
+    where
+        F: FnMut(&State, &[u16], i32) -> Next,
+    {
         let reach = match style.0 % 3 {
             0 => Reach::Step,
             1 => Reach::Line,
             _ => Reach::Path,
         };
+        self.walker.next_configuration(geometry);
         let mut movers = std::mem::take(&mut self.members);
         if style.0 < 3 {
             // Only a block with an empty cell just beyond it in a direction can move that way.
@@ -90,90 +149,121 @@ impl Mover {
                     }
                 }
             }
-            if reach == Reach::Path {
-                let any = candidates[1..].iter().fold(candidates[0], |acc, c| {
-                    std::array::from_fn(|w| acc[w] | c[w])
-                });
-                for b in descending(&any) {
+            'directions: for (k, candidates) in candidates.iter().enumerate() {
+                for b in descending(candidates) {
                     movers.clear();
                     movers.push(b);
                     if !self
                         .walker
-                        .travel(geometry, state, &movers, 0, reach, &mut emit)
+                        .travel(geometry, state, &movers, k, reach, &mut emit)
                     {
-                        break;
-                    }
-                }
-            } else {
-                'directions: for (k, candidates) in candidates.iter().enumerate() {
-                    for b in descending(candidates) {
-                        movers.clear();
-                        movers.push(b);
-                        if !self
-                            .walker
-                            .travel(geometry, state, &movers, k, reach, &mut emit)
-                        {
-                            break 'directions;
-                        }
+                        break 'directions;
                     }
                 }
             }
         } else {
-            // Superpieces are generated one at a time (there can be astronomically many);
-            // along paths, a superpiece is walked only from the first direction it can take.
-            self.superpieces.prepare(geometry, state);
+            // Superpieces one at a time, in the seed's order (there can be astronomically many).
+            self.ideals.prepare(geometry, state);
             let walker = &mut self.walker;
-            self.superpieces
-                .for_each(reach == Reach::Path, |k, set: &BlockSet| {
-                    members(set, &mut movers);
-                    walker.travel(geometry, state, &movers, k, reach, &mut emit)
-                });
+            self.ideals.for_each(geometry, |k, movers| {
+                walker.travel(geometry, state, movers, k, reach, &mut emit)
+            });
         }
         self.members = movers;
     }
 }
 
 impl Walker {
-    /// Depth-first over the offsets reachable from 0 by unit steps, in the seed's order:
-    /// `visit(delta, i)` for each offset not yet seen, reached by a step in direction `i`,
-    /// answers `None` when the movers do not fit there (it is not entered, and may be reached
-    /// again from elsewhere) or whether to go on. False when a visit asked to stop.
+    /// Forgets the displacements reached from the previous configuration.
+    fn next_configuration(&mut self, geometry: &Geometry) {
+        self.trails.clear();
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            for marks in &mut self.marks {
+                marks.fill(0);
+            }
+            self.generation = 1;
+        }
+        let size = 2 * geometry.padded + 1;
+        if self.marks.first().is_some_and(|marks| marks.len() != size) {
+            self.marks.clear();
+        }
+    }
+
+    /// The slot of marks of `movers` for the current configuration, with the origin marked.
+    fn slot(&mut self, geometry: &Geometry, movers: &[u16]) -> usize {
+        self.key.clear();
+        self.key.extend_from_slice(movers);
+        self.key.sort_unstable();
+        if let Some(&(_, slot)) = self.trails.iter().find(|(key, _)| *key == self.key) {
+            return slot;
+        }
+        let slot = self.trails.len();
+        self.trails.push((self.key.clone(), slot));
+        if self.marks.len() == slot {
+            self.marks.push(vec![0; 2 * geometry.padded + 1]);
+        }
+        self.marks[slot][geometry.padded] = self.generation;
+        slot
+    }
+
+    /// Depth first over the displacements reachable from 0 by unit steps, starting with a step
+    /// in direction `first`, in the seed's order (section 45): `visit(δ, i)` for each
+    /// displacement not yet reached by this mover, entered by a step in direction `i`,
+    /// answers `None` when the mover does not fit there (it is not entered, and may be reached
+    /// again from elsewhere), or what next. False when a visit asked to stop.
     fn walk(
         &mut self,
         geometry: &Geometry,
-        mut visit: impl FnMut(i32, usize) -> Option<bool>,
+        slot: usize,
+        first: usize,
+        mut visit: impl FnMut(i32, usize) -> Option<Next>,
     ) -> bool {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.fill(0);
-            self.generation = 1;
-        }
         let origin = geometry.padded as i32;
-        self.stamp[origin as usize] = self.generation;
+        let generation = self.generation;
+        let dirs = geometry.dirs;
+        let marks = &mut self.marks[slot];
         self.stack.clear();
-        self.stack.push(0);
-        while let Some(at) = self.stack.pop() {
-            for (i, &step) in geometry.dirs.iter().enumerate() {
-                let delta = at + step;
-                let mark = (origin + delta) as usize;
-                if self.stamp[mark] == self.generation {
-                    continue;
-                }
-                match visit(delta, i) {
-                    None => continue,
-                    Some(false) => return false,
-                    Some(true) => {
-                        self.stamp[mark] = self.generation;
-                        self.stack.push(delta);
+        let mut enter = |delta: i32, i: usize, stack: &mut Vec<(i32, usize, usize)>| {
+            let mark = (origin + delta) as usize;
+            if marks[mark] == generation {
+                return true;
+            }
+            match visit(delta, i) {
+                None => true,
+                Some(Next::Stop) => false,
+                Some(next) => {
+                    marks[mark] = generation;
+                    if next == Next::Explore {
+                        stack.push((delta, i, 0));
                     }
+                    true
                 }
+            }
+        };
+        if !enter(dirs[first], first, &mut self.stack) {
+            return false;
+        }
+        while let Some(top) = self.stack.last_mut() {
+            let (at, came, i) = *top;
+            if i == 4 {
+                self.stack.pop();
+                continue;
+            }
+            top.2 += 1;
+            // Never straight back (`i ^ 1` is the opposite of direction `i`).
+            if i == came ^ 1 {
+                continue;
+            }
+            if !enter(at + dirs[i], i, &mut self.stack) {
+                return false;
             }
         }
         true
     }
 
-    /// Moves `movers` as `reach` allows (along direction `k` for steps and lines; anywhere for
-    /// paths); false when `emit` asked to stop. The state is restored either way.
+    /// Moves `movers` as `reach` allows, starting in direction `k`; false when `emit` asked to
+    /// stop. The state is restored either way.
     fn travel<F>(
         &mut self,
         geometry: &Geometry,
@@ -184,7 +274,7 @@ impl Walker {
         emit: &mut F,
     ) -> bool
     where
-        F: FnMut(&State, &[u16], i32) -> bool,
+        F: FnMut(&State, &[u16], i32) -> Next,
     {
         if let [single] = movers {
             return self.travel_one(geometry, state, movers, *single, k, reach, emit);
@@ -197,7 +287,7 @@ impl Walker {
                 let mut delta = dir;
                 while go && fits(geometry, state, movers, delta, k) {
                     drop_at(geometry, state, movers, delta);
-                    go = emit(state, movers, delta);
+                    go = emit(state, movers, delta) != Next::Stop;
                     lift(geometry, state, movers, delta);
                     if reach == Reach::Step {
                         break;
@@ -206,14 +296,15 @@ impl Walker {
                 }
             }
             Reach::Path => {
-                go = self.walk(geometry, |delta, i| {
+                let slot = self.slot(geometry, movers);
+                go = self.walk(geometry, slot, k, |delta, i| {
                     if !fits(geometry, state, movers, delta, i) {
                         return None;
                     }
                     drop_at(geometry, state, movers, delta);
-                    let go = emit(state, movers, delta);
+                    let next = emit(state, movers, delta);
                     lift(geometry, state, movers, delta);
-                    Some(go)
+                    Some(next)
                 });
             }
         }
@@ -240,7 +331,7 @@ impl Walker {
         emit: &mut F,
     ) -> bool
     where
-        F: FnMut(&State, &[u16], i32) -> bool,
+        F: FnMut(&State, &[u16], i32) -> Next,
     {
         let block = state.blocks[usize::from(b)];
         let fronts = &geometry.fronts[usize::from(block.kind)];
@@ -260,18 +351,18 @@ impl Walker {
             state.clear_block(geometry, b);
             state.blocks[usize::from(b)].anchor = (anchor + delta) as u32;
             state.put_block(geometry, b);
-            let go = emit(state, movers, delta);
+            let next = emit(state, movers, delta);
             state.clear_block(geometry, b);
             state.blocks[usize::from(b)].anchor = anchor as u32;
             state.put_block(geometry, b);
-            go
+            next
         };
         match reach {
             Reach::Step | Reach::Line => {
                 let dir = geometry.dirs[k];
                 let mut delta = dir;
                 while fits(state, delta, k) {
-                    if !show(state, delta) {
+                    if show(state, delta) == Next::Stop {
                         return false;
                     }
                     if reach == Reach::Step {
@@ -282,10 +373,8 @@ impl Walker {
                 true
             }
             Reach::Path => {
-                if !(0..4).any(|i| fits(state, geometry.dirs[i], i)) {
-                    return true;
-                }
-                self.walk(geometry, |delta, i| {
+                let slot = self.slot(geometry, movers);
+                self.walk(geometry, slot, k, |delta, i| {
                     fits(state, delta, i).then(|| show(state, delta))
                 })
             }
