@@ -28,6 +28,60 @@ fn silly_style_zero_prints_the_seed_format() {
         .stdout(expected);
 }
 
+/// Our output for `style` on a puzzle of `tests/data/sliding`, as text.
+fn sliding_output(style: &str, puzzle: &str) -> String {
+    let out = fifteen()
+        .args([
+            "sliding",
+            "--style",
+            style,
+            &format!("tests/data/sliding/{puzzle}.txt"),
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("utf-8 output")
+}
+
+/// The part of an output up to the solution line (the search itself, not the path).
+fn up_to_solution(text: &str) -> &str {
+    let end = text.find("... Solution!").expect("a solution line");
+    &text[..end]
+}
+
+#[test]
+fn superpieces_come_in_the_seed_order() {
+    for (style, puzzle) in [("3", "klotski"), ("4", "pennant")] {
+        let expected = std::fs::read_to_string(format!(
+            "tests/data/sliding/output/{puzzle}_style{style}.txt"
+        ))
+        .unwrap();
+        assert_eq!(
+            sliding_output(style, puzzle),
+            expected,
+            "{puzzle} style {style}"
+        );
+    }
+}
+
+#[test]
+fn paths_are_explored_in_the_seed_order() {
+    for (style, puzzle) in [("5", "klotski"), ("2", "century")] {
+        let expected = std::fs::read_to_string(format!(
+            "tests/data/sliding/output/{puzzle}_style{style}.txt"
+        ))
+        .unwrap();
+        let ours = sliding_output(style, puzzle);
+        assert_eq!(
+            up_to_solution(&ours),
+            up_to_solution(&expected),
+            "{puzzle} style {style}"
+        );
+    }
+}
+
 #[test]
 fn silly_style_two_prints_distances_and_the_path() {
     let out = fifteen()
@@ -142,7 +196,8 @@ fn json_superpiece_moves_list_every_block() {
         serde_json::json!([
             {"piece": "1", "from": [0, 0], "to": [0, 2]},
             {"piece": "1", "from": [0, 1], "to": [0, 3]},
-        ])
+        ]),
+        "blocks listed in row-major order of where they were"
     );
 }
 

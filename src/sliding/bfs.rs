@@ -29,7 +29,7 @@
 //! `< d − 2` may be forgotten, never a live one; the memory counted in `bytes` (the chunks of
 //! every kept level plus the table) never exceeds `limit`.
 
-use super::moves::Mover;
+use super::moves::{Mover, Next};
 use super::pack::Geometry;
 use super::Style;
 
@@ -263,8 +263,9 @@ impl<'o, const W: usize> Search<'o, W> {
         let mut levels = Vec::new();
         let mut generated = 0u64;
         let mut state = geometry.empty_state();
-        let mut mover = Mover::new(geometry);
+        let mut mover = Mover::new();
         let mut batch: Vec<([u64; W], u64)> = Vec::with_capacity(BATCH);
+        let paths = style.0 % 3 == 2;
         while search.found_at.is_none() {
             let previous = search.distance as usize;
             let size = search.live(previous).len;
@@ -288,17 +289,36 @@ impl<'o, const W: usize> Search<'o, W> {
             ];
             search.levels.push(Some(Level::new()));
             let source_base = search.milestones[d - 1];
+            let level_start = search.next_number;
             for index in 0..size {
                 let key = *search.live(previous).get(index);
                 state.unpack(geometry, &key);
                 let parent = source_base + index as u64;
                 mover.successor_keys(geometry, &mut state, &key, style, |next| {
-                    batch.push((*next, hash(next)));
+                    let key = *next;
                     generated += 1;
+                    if paths {
+                        // Along paths the next step depends on this one's answer: offered
+                        // at once, and not looked beyond when it is older than level `d`.
+                        let number = search.offer(key, hash(&key), parent);
+                        if search.found_at.is_some() || search.error.is_some() {
+                            return Next::Stop;
+                        }
+                        return if number >= level_start {
+                            Next::Explore
+                        } else {
+                            Next::Prune
+                        };
+                    }
+                    batch.push((key, hash(&key)));
                     if batch.len() == BATCH {
                         search.offer_batch(&mut batch, parent);
                     }
-                    search.found_at.is_none() && search.error.is_none()
+                    if search.found_at.is_none() && search.error.is_none() {
+                        Next::Explore
+                    } else {
+                        Next::Stop
+                    }
                 });
                 search.offer_batch(&mut batch, parent);
                 if let Some(error) = search.error.take() {
@@ -383,9 +403,10 @@ impl<'o, const W: usize> Search<'o, W> {
         (self.live_base - self.table_base + 1) as u32
     }
 
-    /// The newness test and insertion of one generated configuration with hash `h`.
+    /// The newness test and insertion of one generated configuration with hash `h`: its
+    /// number, old or new (meaningless when the insertion failed with an error).
     #[inline]
-    fn offer(&mut self, key: [u64; W], h: u64, parent: u64) {
+    fn offer(&mut self, key: [u64; W], h: u64, parent: u64) -> u64 {
         let number_mask = (1u32 << self.number_bits) - 1;
         let fingerprint = (h as u32) & !number_mask;
         let stale_below = self.stale_below();
@@ -401,10 +422,11 @@ impl<'o, const W: usize> Search<'o, W> {
             let n = slot & number_mask;
             if n < stale_below {
                 free.get_or_insert(i);
-            } else if slot & !number_mask == fingerprint
-                && *self.key_of(self.table_base + u64::from(n) - 1) == key
-            {
-                return;
+            } else if slot & !number_mask == fingerprint {
+                let number = self.table_base + u64::from(n) - 1;
+                if *self.key_of(number) == key {
+                    return number;
+                }
             }
             i += 1;
             if i == len {
@@ -414,7 +436,7 @@ impl<'o, const W: usize> Search<'o, W> {
         let number = self.next_number;
         let d = self.distance as usize;
         if !self.append(d, key) {
-            return;
+            return number;
         }
         self.next_number += 1;
         let slot = fingerprint | ((number - self.table_base + 1) as u32);
@@ -433,7 +455,7 @@ impl<'o, const W: usize> Search<'o, W> {
         if self.goal == Some(key) {
             self.found_at = Some(self.distance);
             (self.observer)(Event::Goal);
-            return;
+            return number;
         }
         let result = if self.next_number - self.table_base + 1 >= u64::from(number_mask) {
             self.rebuild_all()
@@ -445,6 +467,7 @@ impl<'o, const W: usize> Search<'o, W> {
         if let Err(error) = result {
             self.error = Some(error);
         }
+        number
     }
 
     /// Appends to level `d` within the budget; false (with `error` set) when it cannot.

@@ -14,7 +14,7 @@
 //! Invariant: the key shown for a move equals `State::pack` of the state showing the move
 //! (checked against it over random walks in the tests below).
 
-use super::moves::Sink;
+use super::moves::{Next, Sink};
 use super::pack::{Geometry, State, CELL_MASK, SKIP};
 
 /// The sink of [`super::moves::Mover::successor_keys`]: `emit` gets each successor's key.
@@ -39,7 +39,7 @@ fn word<const W: usize>(i: usize) -> usize {
 
 impl<const W: usize, F> KeySink<W, F>
 where
-    F: FnMut(&[u64; W]) -> bool,
+    F: FnMut(&[u64; W]) -> Next,
 {
     pub fn new(parent: [u64; W], emit: F) -> Self {
         KeySink {
@@ -128,10 +128,14 @@ fn clear_heads(geometry: &Geometry, state: &mut State, b: u16, delta: i32) {
 }
 
 /// The cells between which `movers` (anchors as recorded) and their displacement by `delta`
-/// lie: the first mover's anchor is the smallest old cell (movers are in increasing order).
+/// lie (movers come in any order: a superpiece lists its blocks in the order of its ideal).
 #[inline]
 fn bounds(geometry: &Geometry, state: &State, movers: &[u16], delta: i32) -> (usize, usize) {
-    let lo = state.blocks[usize::from(movers[0])].anchor as i32;
+    let lo = movers
+        .iter()
+        .map(|&b| state.blocks[usize::from(b)].anchor as i32)
+        .min()
+        .unwrap_or(0);
     let hi = movers
         .iter()
         .map(|&b| {
@@ -145,7 +149,7 @@ fn bounds(geometry: &Geometry, state: &State, movers: &[u16], delta: i32) -> (us
 
 impl<const W: usize, F> Sink for KeySink<W, F>
 where
-    F: FnMut(&[u64; W]) -> bool,
+    F: FnMut(&[u64; W]) -> Next,
 {
     #[inline]
     fn show_one(
@@ -154,7 +158,7 @@ where
         state: &mut State,
         movers: &[u16],
         delta: i32,
-    ) -> bool {
+    ) -> Next {
         let b = movers[0];
         let kind = state.blocks[usize::from(b)].kind;
         if geometry.unit[usize::from(kind) & 15] {
@@ -179,7 +183,7 @@ where
         state: &mut State,
         movers: &[u16],
         delta: i32,
-    ) -> bool {
+    ) -> Next {
         let unit = |&b: &u16| geometry.unit[usize::from(state.blocks[usize::from(b)].kind) & 15];
         if movers.iter().all(unit) {
             let key = self.unit_moves(state, movers, delta);
@@ -204,7 +208,7 @@ where
         state: &mut State,
         movers: &[u16],
         delta: i32,
-    ) -> bool {
+    ) -> Next {
         let unit = |&b: &u16| geometry.unit[usize::from(state.blocks[usize::from(b)].kind) & 15];
         if movers.iter().all(unit) {
             let key = self.unit_moves(state, movers, delta);
@@ -239,7 +243,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use crate::sliding::moves::Mover;
+    use crate::sliding::moves::{Mover, Next};
     use crate::sliding::pack::Geometry;
     use crate::sliding::{Puzzle, Style};
 
@@ -256,7 +260,7 @@ mod tests {
             rng ^= rng << 17;
             (rng % n as u64) as usize
         };
-        let mut mover = Mover::new(&geometry);
+        let mut mover = Mover::new();
         for style in Style::ALL {
             let mut key = geometry.key_of(&puzzle.start);
             let mut state = geometry.empty_state();
@@ -273,7 +277,7 @@ mod tests {
                 let mut rewritten = Vec::new();
                 mover.successor_keys(&geometry, &mut state, &words, style, |next| {
                     rewritten.push(*next);
-                    true
+                    Next::Explore
                 });
                 assert_eq!(state, before);
                 assert_eq!(

@@ -10,7 +10,7 @@
 //!
 //! The invariant that makes the answer right: when level `d` is complete it holds exactly the
 //! configurations whose shortest distance from the start is `d`. It rests on the move
-//! generators ([`moves`], [`superpieces`]) producing *exactly* the configurations one move
+//! generators ([`moves`], [`ideals`]) producing *exactly* the configurations one move
 //! away in the chosen style; they are checked against [`reference`](mod@reference), a deliberately naive
 //! generator over explicit sets of blocks.
 //!
@@ -20,12 +20,13 @@
 //! same source (then the style-5 distance can even exceed the style-2 distance).
 //!
 //! Files: [`spec`] reads the input format, [`pack`] packs configurations, [`moves`] and
-//! [`superpieces`] generate moves, [`keys`] rewrites a successor's key from its parent's
-//! ([`units`] makes the successor keys of n-puzzles directly),
-//! [`bfs`] searches, [`output`] prints in SLIDING's format,
-//! [`reference`](mod@reference) is the test oracle, [`npuzzle`] serves `fifteen solve --engine bfs`.
+//! [`ideals`] generate moves (in the seed's order), [`keys`] rewrites a successor's key from
+//! its parent's ([`units`] makes the successor keys of n-puzzles directly), [`bfs`] searches,
+//! [`output`] prints in SLIDING's format, [`reference`](mod@reference) is the test oracle,
+//! [`npuzzle`] serves `fifteen solve --engine bfs`.
 
 pub mod bfs;
+pub mod ideals;
 pub mod keys;
 pub mod moves;
 pub mod npuzzle;
@@ -33,7 +34,6 @@ pub mod output;
 pub mod pack;
 pub mod reference;
 pub mod spec;
-pub mod superpieces;
 pub mod units;
 
 pub use bfs::{format_size, Event, MemoryLimit};
@@ -141,7 +141,8 @@ pub struct BlockMove {
     pub to: (usize, usize),
 }
 
-/// The move of `style` leading from `before` to `after` (the blocks that move), if there is one.
+/// The move of `style` leading from `before` to `after` (the blocks that move, in row-major
+/// order of where they were), if there is one.
 pub fn find_move(
     geometry: &Geometry,
     style: Style,
@@ -151,14 +152,14 @@ pub fn find_move(
     let mut state = geometry.empty_state();
     state.unpack(geometry, before);
     let origin = state.clone();
-    let mut mover = moves::Mover::new(geometry);
+    let mut mover = moves::Mover::new();
     let mut answer = None;
     mover.successors(geometry, &mut state, style, |next, movers, _| {
         if next.pack_vec(geometry) == after {
             answer = Some(
-                movers
-                    .iter()
-                    .map(|&b| {
+                sorted(movers)
+                    .into_iter()
+                    .map(|b| {
                         let was = origin.blocks[usize::from(b)];
                         let now = next.blocks[usize::from(b)];
                         BlockMove {
@@ -173,4 +174,11 @@ pub fn find_move(
         answer.is_none()
     });
     answer
+}
+
+/// Block numbers in increasing order, which is the row-major order of their anchors.
+fn sorted(movers: &[u16]) -> Vec<u16> {
+    let mut movers = movers.to_vec();
+    movers.sort_unstable();
+    movers
 }

@@ -1,86 +1,105 @@
-//! Move generation in the six styles of section 3 of the seed.
+//! Move generation in the six styles of section 3 of the seed, in the seed's order.
 //!
 //! A move shifts a *mover* — one block (styles 0–2) or a superpiece (styles 3–5, see
-//! [`super::superpieces`]) — by a displacement `δ` (a padded index offset) while every other
+//! [`super::ideals`]) — by a displacement `δ` (a padded index offset) while every other
 //! block stays put. Styles 0 and 3 take one unit step; 1 and 4 any number of unit steps in one
 //! direction; 2 and 5 any sequence of unit steps. A mover of several blocks is lifted off the
 //! board, tried at each displacement, and put back; a single block stays on the board while it
 //! is tried, its own cells counting as empty, and is shown at a displacement only to emit the
 //! move. Every intermediate displacement must be a legal place for the mover, so a step never
-//! leaves the padded board. A superpiece of direction `k` can take its first step that way by
-//! definition, so a single step of several blocks is shown without a test.
+//! leaves the padded board.
 //!
-//! Where a move goes is the [`Sink`]'s business: the state showing it ([`Mover::successors`],
-//! for reading paths back and for tests) or the successor's key rewritten from the parent's
-//! ([`Mover::successor_keys`], for the search; [`super::units`] for n-puzzles in styles 0–2).
-//! The walk is the same for both, so both see the moves in the same order.
-//!
-//! Styles 2 and 5 explore the displacements of one mover by depth-first search with a visited
-//! mark per displacement, private to that mover. This is where the seed's section 44 differs:
-//! it marks nothing and prunes with the global table instead, which misses continuations when a
-//! configuration was already reached from the same source by a *different* mover (see the
-//! report in `mod.rs`). Invariant here: each displacement reachable by the mover is emitted
-//! exactly once per mover, so the successors of a configuration are exactly the configurations
-//! one move away (possibly several times, when different movers give the same configuration).
+//! Movers come in the seed's order (sections 42 and 57), and styles 2 and 5 explore a mover's
+//! displacements depth first as its recursion does (section 45), so that the search numbers new
+//! configurations exactly as SLIDING does. Like the seed, the search may *prune* a path at a
+//! configuration of a smaller distance (section 44: whatever lies beyond it is reached from it
+//! directly). Unlike the seed, the visited marks are private to each mover: the seed asks its
+//! global table instead, which also stops where a *different* mover got first from the same
+//! source, and can leave a configuration one move too far (see `mod.rs`). Invariant: without
+//! pruning, each displacement reachable by a mover is emitted exactly once per mover, so the
+//! successors of a configuration are exactly the configurations one move away (possibly
+//! several times, when different movers give the same configuration).
 
+use super::ideals::Ideals;
 use super::keys::KeySink;
 use super::pack::{Geometry, State, CELL_MASK, WALL};
-use super::superpieces::{insert, members, BlockSet, Superpieces};
 use super::units;
 use super::Style;
+
+/// A set of blocks (at most 256, as there are at most 256 cells), as a bit set.
+pub type BlockSet = [u64; 4];
+
+/// Adds block `b` to a set.
+#[inline]
+pub fn insert(set: &mut BlockSet, b: usize) {
+    set[b >> 6] |= 1 << (b & 63);
+}
+
+/// What the caller wants after seeing a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Stop generating.
+    Stop,
+    /// Go on; along paths (styles 2 and 5), also look beyond this configuration.
+    Explore,
+    /// Go on, but along paths do not look beyond this configuration: it is at a smaller
+    /// distance, so whatever lies beyond is reached from it directly (section 44).
+    Prune,
+}
 
 /// Reusable scratch space for generating moves.
 pub struct Mover {
     walker: Walker,
     members: Vec<u16>,
-    superpieces: Superpieces,
+    ideals: Ideals,
 }
 
 /// Where the moves go. The walk decides which displacements are legal and in what order; the
 /// sink is shown each of them, either with the state showing the move ([`Mover::successors`])
-/// or as the successor's key computed from the parent's ([`Mover::successor_keys`]).
+/// or as the successor's key computed from the parent's ([`Mover::successor_keys`]), and
+/// answers what next.
 pub trait Sink {
     /// Single block `movers[0]` is on the board at its recorded anchor and fits displaced by
-    /// `delta` (its own cells counting as empty); false asks to stop.
+    /// `delta` (its own cells counting as empty).
     fn show_one(
         &mut self,
         geometry: &Geometry,
         state: &mut State,
         movers: &[u16],
         delta: i32,
-    ) -> bool;
+    ) -> Next;
     /// The lifted `movers` (off the board, anchors recorded where they stood) fit displaced by
-    /// `delta`; false asks to stop.
+    /// `delta`.
     fn show_lifted(
         &mut self,
         geometry: &Geometry,
         state: &mut State,
         movers: &[u16],
         delta: i32,
-    ) -> bool;
+    ) -> Next;
     /// The single block `movers[0]` is done with; the state must be as before its first show.
     fn finish_one(&mut self, _geometry: &Geometry, _state: &mut State, _movers: &[u16]) {}
-    /// The `movers` (on the board) take one step `delta`, known to fit; false asks to stop.
+    /// The `movers` (on the board) take one step `delta`, known to fit.
     fn show_step(
         &mut self,
         geometry: &Geometry,
         state: &mut State,
         movers: &[u16],
         delta: i32,
-    ) -> bool {
+    ) -> Next {
         lift(geometry, state, movers, 0);
-        let go = self.show_lifted(geometry, state, movers, delta);
+        let next = self.show_lifted(geometry, state, movers, delta);
         drop_at(geometry, state, movers, 0);
-        go
+        next
     }
 }
 
-/// The sink of [`Mover::successors`]: shows the state after each move to `emit`.
+/// The sink of [`Mover::generate_states`]: shows the state after each move to `emit`.
 struct ShowState<F>(F);
 
 impl<F> Sink for ShowState<F>
 where
-    F: FnMut(&State, &[u16], i32) -> bool,
+    F: FnMut(&State, &[u16], i32) -> Next,
 {
     #[inline]
     fn show_one(
@@ -89,17 +108,17 @@ where
         state: &mut State,
         movers: &[u16],
         delta: i32,
-    ) -> bool {
+    ) -> Next {
         let b = movers[0];
         let anchor = state.blocks[usize::from(b)].anchor;
         state.clear_block(geometry, b);
         state.blocks[usize::from(b)].anchor = (anchor as i32 + delta) as u32;
         state.put_block(geometry, b);
-        let go = (self.0)(state, movers, delta);
+        let next = (self.0)(state, movers, delta);
         state.clear_block(geometry, b);
         state.blocks[usize::from(b)].anchor = anchor;
         state.put_block(geometry, b);
-        go
+        next
     }
 
     #[inline]
@@ -109,25 +128,25 @@ where
         state: &mut State,
         movers: &[u16],
         delta: i32,
-    ) -> bool {
+    ) -> Next {
         drop_at(geometry, state, movers, delta);
-        let go = (self.0)(state, movers, delta);
+        let next = (self.0)(state, movers, delta);
         lift(geometry, state, movers, delta);
-        go
+        next
     }
 }
 
 /// Scratch space for moving one mover around.
-pub(super) struct Walker {
-    /// `stamp[padded + δ] == generation` marks displacement `δ` as reached (styles 2 and 5);
-    /// `padded + δ` stays below twice the largest padded board.
-    stamp: Box<[u32; 2 * PADDED_STAMPS]>,
+struct Walker {
+    /// Per mover seen from the current configuration (its blocks, sorted), the slot of its
+    /// marks: `marks[slot][padded + δ] == generation` when displacement `δ` was reached.
+    trails: Vec<(Vec<u16>, usize)>,
+    marks: Vec<Vec<u32>>,
     generation: u32,
-    stack: Vec<i32>,
+    /// The depth-first path: (displacement, direction it was entered by, next direction).
+    stack: Vec<(i32, usize, usize)>,
+    key: Vec<u16>,
 }
-
-/// Half the length of the stamp array (displacements are less than a padded board).
-const PADDED_STAMPS: usize = CELL_MASK + 1;
 
 /// How a mover may travel.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -147,32 +166,64 @@ impl Reach {
     }
 }
 
+impl Default for Mover {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Mover {
-    pub fn new(_geometry: &Geometry) -> Mover {
+    pub fn new() -> Mover {
         Mover {
             walker: Walker {
-                stamp: Box::new([0; 2 * PADDED_STAMPS]),
+                trails: Vec::new(),
+                marks: Vec::new(),
                 generation: 0,
                 stack: Vec::new(),
+                key: Vec::new(),
             },
             members: Vec::new(),
-            superpieces: Superpieces::default(),
+            ideals: Ideals::default(),
         }
     }
 
     /// Calls `emit(state, movers, δ)` for every move of `style` from `state` until it returns
-    /// `false` (asking to stop), with `state`
-    /// showing the configuration after the move; `state` is restored afterwards.
-    pub fn successors<F>(&mut self, geometry: &Geometry, state: &mut State, style: Style, emit: F)
-    where
+    /// `false` (asking to stop), with `state` showing the configuration after the move; `state`
+    /// is restored afterwards. Every configuration one move away is emitted at least once.
+    pub fn successors<F>(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        style: Style,
+        mut emit: F,
+    ) where
         F: FnMut(&State, &[u16], i32) -> bool,
+    {
+        self.generate_states(geometry, state, style, |after, movers, delta| {
+            if emit(after, movers, delta) {
+                Next::Explore
+            } else {
+                Next::Stop
+            }
+        });
+    }
+
+    /// [`Mover::generate`] showing the state after each move.
+    pub fn generate_states<F>(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        style: Style,
+        emit: F,
+    ) where
+        F: FnMut(&State, &[u16], i32) -> Next,
     {
         self.generate(geometry, state, style, &mut ShowState(emit));
     }
 
     /// Calls `emit(key)` with the key of every move of `style` from `state`, which must have
     /// been unpacked from `key` (so that its ranks are those of `key`), in the order of
-    /// [`Mover::successors`], until it returns `false`; `state` is restored afterwards.
+    /// [`Mover::generate`]; `state` is restored afterwards.
     pub fn successor_keys<const W: usize, F>(
         &mut self,
         geometry: &Geometry,
@@ -181,15 +232,33 @@ impl Mover {
         style: Style,
         emit: F,
     ) where
-        F: FnMut(&[u64; W]) -> bool,
+        F: FnMut(&[u64; W]) -> Next,
     {
-        if geometry.all_unit && !style.superpieces() {
-            let reach = Reach::of(style);
-            return units::successor_keys(&mut self.walker, geometry, state, key, reach, emit);
+        let reach = Reach::of(style);
+        // With one empty cell, a path of a single-cell block is the one step onto it.
+        if geometry.all_unit
+            && !style.superpieces()
+            && (reach != Reach::Path || state.empties.len() == 1)
+        {
+            let reach = if reach == Reach::Path {
+                Reach::Step
+            } else {
+                reach
+            };
+            return units::successor_keys(geometry, state, key, reach, emit);
         }
         self.generate(geometry, state, style, &mut KeySink::new(*key, emit));
     }
 
+    /// Shows every move of `style` from `state` to `sink` in the seed's order, as long as it
+    /// does not answer [`Next::Stop`]; along paths (styles 2 and 5), a configuration answered
+    /// with [`Next::Prune`] is not looked beyond. The order (section 42): in styles 0–2, for
+    /// each direction right, left, down, up, every block in the seed's numbering (the last in
+    /// row-major order first); in styles 3–5, the superpieces in the order of [`Ideals`]. A path
+    /// is explored depth first, in the directions right, left, down, up, never straight back;
+    /// a displacement already reached by the same mover (from this configuration) is not
+    /// reached again — unlike the seed, which asks its table and so also stops where a
+    /// *different* mover got first (section 44's defect).
     fn generate<S: Sink>(
         &mut self,
         geometry: &Geometry,
@@ -198,6 +267,7 @@ impl Mover {
         sink: &mut S,
     ) {
         let reach = Reach::of(style);
+        self.walker.next_configuration(geometry);
         let mut movers = std::mem::take(&mut self.members);
         if style.0 < 3 {
             // Only a block with an empty cell just beyond it in a direction can move that way.
@@ -210,78 +280,111 @@ impl Mover {
                     }
                 }
             }
-            if reach == Reach::Path {
-                let any = candidates[1..].iter().fold(candidates[0], |acc, c| {
-                    std::array::from_fn(|w| acc[w] | c[w])
-                });
-                for b in descending(&any) {
+            'directions: for (k, candidates) in candidates.iter().enumerate() {
+                for b in descending(candidates) {
                     movers.clear();
                     movers.push(b);
-                    if !self.walker.travel(geometry, state, &movers, 0, reach, sink) {
-                        break;
-                    }
-                }
-            } else {
-                'directions: for (k, candidates) in candidates.iter().enumerate() {
-                    for b in descending(candidates) {
-                        movers.clear();
-                        movers.push(b);
-                        if !self.walker.travel(geometry, state, &movers, k, reach, sink) {
-                            break 'directions;
-                        }
+                    if !self.walker.travel(geometry, state, &movers, k, reach, sink) {
+                        break 'directions;
                     }
                 }
             }
         } else {
-            // Superpieces are generated one at a time (there can be astronomically many);
-            // along paths, a superpiece is walked only from the first direction it can take.
-            self.superpieces.prepare(geometry, state);
+            // Superpieces one at a time, in the seed's order (there can be astronomically many).
+            self.ideals.prepare(geometry, state);
             let walker = &mut self.walker;
-            self.superpieces
-                .for_each(reach == Reach::Path, |k, set: &BlockSet| {
-                    members(set, &mut movers);
-                    walker.travel(geometry, state, &movers, k, reach, sink)
-                });
+            self.ideals.for_each(geometry, |k, movers| {
+                walker.travel(geometry, state, movers, k, reach, sink)
+            });
         }
         self.members = movers;
     }
 }
 
 impl Walker {
-    /// Depth-first over the offsets reachable from 0 by unit steps, in the seed's order:
-    /// `visit(delta, i)` for each offset not yet seen, reached by a step in direction `i`,
-    /// answers `None` when the movers do not fit there (it is not entered, and may be reached
-    /// again from elsewhere) or whether to go on. False when a visit asked to stop.
-    #[inline]
-    pub(super) fn walk(
-        &mut self,
-        geometry: &Geometry,
-        mut visit: impl FnMut(i32, usize) -> Option<bool>,
-    ) -> bool {
+    /// Forgets the displacements reached from the previous configuration.
+    fn next_configuration(&mut self, geometry: &Geometry) {
+        self.trails.clear();
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.stamp.fill(0);
+            for marks in &mut self.marks {
+                marks.fill(0);
+            }
             self.generation = 1;
         }
-        let origin = PADDED_STAMPS as i32;
-        self.stamp[origin as usize] = self.generation;
+        let size = 2 * geometry.padded + 1;
+        if self.marks.first().is_some_and(|marks| marks.len() != size) {
+            self.marks.clear();
+        }
+    }
+
+    /// The slot of marks of `movers` for the current configuration, with the origin marked.
+    fn slot(&mut self, geometry: &Geometry, movers: &[u16]) -> usize {
+        self.key.clear();
+        self.key.extend_from_slice(movers);
+        self.key.sort_unstable();
+        if let Some(&(_, slot)) = self.trails.iter().find(|(key, _)| *key == self.key) {
+            return slot;
+        }
+        let slot = self.trails.len();
+        self.trails.push((self.key.clone(), slot));
+        if self.marks.len() == slot {
+            self.marks.push(vec![0; 2 * geometry.padded + 1]);
+        }
+        self.marks[slot][geometry.padded] = self.generation;
+        slot
+    }
+
+    /// Depth first over the displacements reachable from 0 by unit steps, starting with a step
+    /// in direction `first`, in the seed's order (section 45): `visit(δ, i)` for each
+    /// displacement not yet reached by this mover, entered by a step in direction `i`,
+    /// answers `None` when the mover does not fit there (it is not entered, and may be reached
+    /// again from elsewhere), or what next. False when a visit asked to stop.
+    fn walk(
+        &mut self,
+        geometry: &Geometry,
+        slot: usize,
+        first: usize,
+        mut visit: impl FnMut(i32, usize) -> Option<Next>,
+    ) -> bool {
+        let origin = geometry.padded as i32;
+        let generation = self.generation;
+        let dirs = geometry.dirs;
+        let marks = &mut self.marks[slot];
         self.stack.clear();
-        self.stack.push(0);
-        while let Some(at) = self.stack.pop() {
-            for (i, &step) in geometry.dirs.iter().enumerate() {
-                let delta = at + step;
-                let mark = (origin + delta) as usize & (2 * PADDED_STAMPS - 1);
-                if self.stamp[mark] == self.generation {
-                    continue;
-                }
-                match visit(delta, i) {
-                    None => continue,
-                    Some(false) => return false,
-                    Some(true) => {
-                        self.stamp[mark] = self.generation;
-                        self.stack.push(delta);
+        let mut enter = |delta: i32, i: usize, stack: &mut Vec<(i32, usize, usize)>| {
+            let mark = (origin + delta) as usize;
+            if marks[mark] == generation {
+                return true;
+            }
+            match visit(delta, i) {
+                None => true,
+                Some(Next::Stop) => false,
+                Some(next) => {
+                    marks[mark] = generation;
+                    if next == Next::Explore {
+                        stack.push((delta, i, 0));
                     }
+                    true
                 }
+            }
+        };
+        if !enter(dirs[first], first, &mut self.stack) {
+            return false;
+        }
+        while let Some(top) = self.stack.last_mut() {
+            let (at, came, i) = *top;
+            if i == 4 {
+                self.stack.pop();
+                continue;
+            }
+            top.2 += 1;
+            // Never straight back (`i ^ 1` is the opposite of direction `i`).
+            if i == came ^ 1 {
+                continue;
+            }
+            if !enter(at + dirs[i], i, &mut self.stack) {
+                return false;
             }
         }
         true
@@ -306,7 +409,7 @@ impl Walker {
         }
         // Several blocks move only as a superpiece of direction `k`, which can take that step.
         if reach == Reach::Step {
-            return sink.show_step(geometry, state, movers, geometry.dirs[k]);
+            return sink.show_step(geometry, state, movers, geometry.dirs[k]) != Next::Stop;
         }
         lift(geometry, state, movers, 0);
         let mut go = true;
@@ -315,7 +418,7 @@ impl Walker {
                 let dir = geometry.dirs[k];
                 let mut delta = dir;
                 while go && fits(geometry, state, movers, delta, k) {
-                    go = sink.show_lifted(geometry, state, movers, delta);
+                    go = sink.show_lifted(geometry, state, movers, delta) != Next::Stop;
                     if reach == Reach::Step {
                         break;
                     }
@@ -323,7 +426,8 @@ impl Walker {
                 }
             }
             Reach::Path => {
-                go = self.walk(geometry, |delta, i| {
+                let slot = self.slot(geometry, movers);
+                go = self.walk(geometry, slot, k, |delta, i| {
                     fits(geometry, state, movers, delta, i)
                         .then(|| sink.show_lifted(geometry, state, movers, delta))
                 });
@@ -369,7 +473,7 @@ impl Walker {
                 let dir = geometry.dirs[k];
                 let mut delta = dir;
                 while fits(state, delta, k) {
-                    if !sink.show_one(geometry, state, movers, delta) {
+                    if sink.show_one(geometry, state, movers, delta) == Next::Stop {
                         return false;
                     }
                     if reach == Reach::Step {
@@ -380,10 +484,8 @@ impl Walker {
                 true
             }
             Reach::Path => {
-                if !(0..4).any(|i| fits(state, geometry.dirs[i], i)) {
-                    return true;
-                }
-                self.walk(geometry, |delta, i| {
+                let slot = self.slot(geometry, movers);
+                self.walk(geometry, slot, k, |delta, i| {
                     fits(state, delta, i).then(|| sink.show_one(geometry, state, movers, delta))
                 })
             }
@@ -392,7 +494,7 @@ impl Walker {
 }
 
 /// The members of a set from the largest down (the seed's block order).
-pub(super) fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
+fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
     (0..4).rev().flat_map(move |w| {
         let mut bits = set[w];
         std::iter::from_fn(move || {

@@ -7,16 +7,13 @@
 //! its new cell, at ranks that are the same in every configuration (no cell is ever skipped).
 //!
 //! Invariant: the keys come in the order of [`super::moves::Mover::successors`] — direction by
-//! direction (styles 0 and 1), the blocks within a direction from the largest number down,
-//! which is from the last cell back, as blocks are numbered in cell order; along paths
-//! (style 2), the blocks next to any empty cell from the largest down, each walked depth first
-//! as in [`super::moves`] — or, when there is a single empty cell, just moved onto it, the
-//! only place a path can lead. The tests of [`super::keys`] check it against the general
-//! generator.
+//! direction, the blocks within a direction from the largest number down, which is from the
+//! last cell back, as blocks are numbered in cell order. Style 2 comes here only when there is
+//! a single empty cell: then every path is the one step onto it, in the order of style 0. The
+//! tests of [`super::keys`] check it against the general generator.
 
-use super::moves::{descending, Reach, Walker};
+use super::moves::{Next, Reach};
 use super::pack::{Geometry, State, CELL_MASK, SKIP};
-use super::superpieces::{insert, BlockSet};
 
 /// The parent's `key` with `kind` moved from the nybble of cell `from` to that of cell `to`.
 #[inline]
@@ -36,57 +33,21 @@ fn moved<const W: usize>(
 }
 
 /// Calls `emit` with the key of every move of the single-cell blocks of `state` (unpacked from
-/// `key`) as `reach` allows, until it returns false.
+/// `key`) in a step or along a line, until it answers [`Next::Stop`]: for each direction, the
+/// blocks just before an empty cell, from the last empty cell back (the blocks from the
+/// largest number down, as blocks are numbered in cell order).
 pub(super) fn successor_keys<const W: usize, F>(
-    walker: &mut Walker,
     geometry: &Geometry,
     state: &State,
     key: &[u64; W],
     reach: Reach,
     mut emit: F,
 ) where
-    F: FnMut(&[u64; W]) -> bool,
+    F: FnMut(&[u64; W]) -> Next,
 {
     // The kind of the block on a cell; 0 for an empty cell, SKIP for a wall.
     let kind_at = |cell: i32| state.heads[cell as usize & CELL_MASK];
     let is_block = |kind: u8| kind != 0 && kind != SKIP;
-    if reach == Reach::Path {
-        if let [e] = state.empties[..] {
-            // One empty cell: every path is the one step onto it, and the blocks next to it,
-            // from the largest number down, stand below, right, left and above it.
-            let e = e as i32;
-            for dir in [-geometry.dirs[3], 1, -1, geometry.dirs[3]] {
-                let from = e + dir;
-                let kind = kind_at(from);
-                if is_block(kind) && !emit(&moved(state, key, kind, from as usize, e as usize)) {
-                    return;
-                }
-            }
-            return;
-        }
-        let mut candidates = BlockSet::default();
-        for &e in &state.empties {
-            for &dir in &geometry.dirs {
-                let v = state.cells[(e as i32 - dir) as usize & CELL_MASK];
-                if is_block(kind_at(e as i32 - dir)) {
-                    insert(&mut candidates, usize::from(v - 1));
-                }
-            }
-        }
-        for b in descending(&candidates) {
-            let block = state.blocks[usize::from(b)];
-            let from = block.anchor as i32;
-            let go = walker.walk(geometry, |delta, _| {
-                let to = from + delta;
-                (kind_at(to) == 0)
-                    .then(|| emit(&moved(state, key, block.kind, from as usize, to as usize)))
-            });
-            if !go {
-                return;
-            }
-        }
-        return;
-    }
     for &dir in &geometry.dirs {
         for &e in state.empties.iter().rev() {
             let from = e as i32 - dir;
@@ -96,7 +57,7 @@ pub(super) fn successor_keys<const W: usize, F>(
             }
             let mut to = e as i32;
             loop {
-                if !emit(&moved(state, key, kind, from as usize, to as usize)) {
+                if emit(&moved(state, key, kind, from as usize, to as usize)) == Next::Stop {
                     return;
                 }
                 to += dir;
