@@ -18,7 +18,7 @@
 //! first: an ideal without it is a superpiece for `+del`; the complement of an ideal with it
 //! (an ideal of the reversed digraph) is a superpiece for `−del`.
 
-use super::pack::{Geometry, State, WALL};
+use super::pack::{Geometry, State};
 
 /// Scratch space for the ideals of one configuration, reused between configurations.
 #[derive(Default)]
@@ -42,6 +42,12 @@ pub struct Ideals {
     lstart: Vec<usize>,
     /// The blocks of the current superpiece (our numbering).
     members: Vec<u16>,
+    /// The live cells of the board the walls below were found for.
+    live: Vec<u32>,
+    /// The cells of the stuck vertex that can have arcs, from the highest down, for shifts by
+    /// a row and by a column: walls and dead cells `k` with a live cell at `k − del` (the
+    /// others only meet the stuck vertex itself). They never change.
+    walls: [Vec<i32>; 2],
 }
 
 impl Ideals {
@@ -49,24 +55,22 @@ impl Ideals {
     pub fn prepare(&mut self, geometry: &Geometry, state: &State) {
         let cells = geometry.padded;
         let n = state.blocks.len();
-        self.aboard.resize(cells, 0);
-        self.link.resize(cells, -1);
-        self.olink.resize(cells, -1);
-        self.ilink.resize(cells, -1);
+        if self.live != geometry.live || self.aboard.len() != cells {
+            self.find_walls(geometry);
+        }
         self.head.clear();
         self.head.resize(n + 1, -1);
-        for (j, &v) in state.cells[..cells].iter().enumerate() {
-            let vertex = match v {
-                0 => {
-                    self.aboard[j] = -1;
-                    continue;
-                }
-                WALL => 0,
-                _ => (n - usize::from(v - 1)) as i32,
-            };
-            self.aboard[j] = vertex;
-            self.link[j] = self.head[vertex as usize];
-            self.head[vertex as usize] = j as i32;
+        for &p in &geometry.live {
+            let j = p as usize;
+            let v = state.cells[j];
+            if v == 0 {
+                self.aboard[j] = -1;
+                continue;
+            }
+            let vertex = n - usize::from(v - 1);
+            self.aboard[j] = vertex as i32;
+            self.link[j] = self.head[vertex];
+            self.head[vertex] = j as i32;
         }
         self.out.resize(n + 1, -1);
         self.into.resize(n + 1, -1);
@@ -75,6 +79,29 @@ impl Ideals {
         self.decision.resize(n + 1, false);
         self.inx.resize(n + 1, 0);
         self.lstart.resize(n + 1, 0);
+        self.members.reserve(n);
+    }
+
+    /// The parts of the board that never change: the stuck vertex's cells.
+    fn find_walls(&mut self, geometry: &Geometry) {
+        let cells = geometry.padded;
+        self.live.clone_from(&geometry.live);
+        self.aboard = vec![0; cells];
+        self.link = vec![-1; cells];
+        self.olink = vec![-1; cells];
+        self.ilink = vec![-1; cells];
+        let mut live = vec![false; cells];
+        for &p in &geometry.live {
+            live[p as usize] = true;
+        }
+        let first_cell = geometry.stride;
+        for (walls, del) in self.walls.iter_mut().zip([geometry.stride, 1]) {
+            *walls = (first_cell..cells)
+                .rev()
+                .filter(|&k| !live[k] && live[k - del])
+                .map(|k| k as i32)
+                .collect();
+        }
     }
 
     /// Calls `visit(k, movers)` for every superpiece of the prepared configuration, `k` being
@@ -87,35 +114,50 @@ impl Ideals {
         mut visit: impl FnMut(usize, &[u16]) -> bool,
     ) -> bool {
         let stride = geometry.stride as i32;
-        self.digraph(geometry, stride) && self.backtrack(2, &mut visit) && {
-            self.digraph(geometry, 1) && self.backtrack(0, &mut visit)
+        self.digraph(geometry, stride, 0) && self.backtrack(2, &mut visit) && {
+            self.digraph(geometry, 1, 1) && self.backtrack(0, &mut visit)
         }
     }
 
-    /// Builds the arcs for shifts by `del` (sections 47–48). Always true.
-    fn digraph(&mut self, geometry: &Geometry, del: i32) -> bool {
+    /// Builds the arcs for shifts by `del` (sections 47–48), whose wall list is `walls[side]`.
+    /// Always true.
+    fn digraph(&mut self, geometry: &Geometry, del: i32, side: usize) -> bool {
         let first_cell = geometry.stride as i32;
         self.out.fill(-1);
         self.into.fill(-1);
-        for j in 0..self.head.len() {
+        // The stuck vertex 0 first, then the blocks, each from its highest cell down.
+        let walls = std::mem::take(&mut self.walls[side]);
+        for &k in &walls {
+            self.arc_into(0, k, del);
+        }
+        self.walls[side] = walls;
+        for j in 1..self.head.len() {
             let mut k = self.head[j];
             while k >= first_cell {
-                let (ku, below) = (k as usize, (k - del) as usize);
-                let t = self.aboard[below];
-                if t != j as i32 && t >= 0 {
-                    let t = t as usize;
-                    let latest = self.out[t];
-                    if latest < 0 || self.aboard[latest as usize] != j as i32 {
-                        self.olink[ku] = latest;
-                        self.out[t] = k;
-                        self.ilink[below] = self.into[j];
-                        self.into[j] = k - del;
-                    }
-                }
-                k = self.link[ku];
+                self.arc_into(j, k, del);
+                k = self.link[k as usize];
             }
         }
         true
+    }
+
+    /// The arc into vertex `j` from what would land on its cell `k` when shifted by `del`
+    /// (none from an empty cell or from `j` itself; a repeated one only when it is not the
+    /// latest arc of its source).
+    #[inline]
+    fn arc_into(&mut self, j: usize, k: i32, del: i32) {
+        let below = (k - del) as usize;
+        let t = self.aboard[below];
+        if t != j as i32 && t >= 0 {
+            let t = t as usize;
+            let latest = self.out[t];
+            if latest < 0 || self.aboard[latest as usize] != j as i32 {
+                self.olink[k as usize] = latest;
+                self.out[t] = k;
+                self.ilink[below] = self.into[j];
+                self.into[j] = k - del;
+            }
+        }
     }
 
     /// Our block number of vertex `v` (which is never the stuck vertex 0 here).
@@ -209,6 +251,7 @@ impl Ideals {
 mod tests {
     use super::*;
     use crate::sliding::moves::Mover;
+    use crate::sliding::pack::WALL;
     use crate::sliding::spec::Puzzle;
     use crate::sliding::Style;
     use std::collections::BTreeSet;
