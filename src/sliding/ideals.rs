@@ -18,30 +18,40 @@
 //! first: an ideal without it is a superpiece for `+del`; the complement of an ideal with it
 //! (an ideal of the reversed digraph) is a superpiece for `−del`.
 
-use super::pack::{Geometry, State};
+use super::pack::{Geometry, State, CELL_MASK, PADDED_MAX};
 
-/// Scratch space for the ideals of one configuration, reused between configurations.
-#[derive(Default)]
+/// Room for the vertices: the stuck vertex and at most 256 blocks.
+const VERTICES: usize = 512;
+
+/// Masks a vertex number or a backtrack level (a no-op for real ones).
+const VERTEX_MASK: usize = VERTICES - 1;
+
+/// Scratch space for the ideals of one configuration, reused between configurations. The
+/// arrays have fixed sizes, and indices are masked into them, so that no access can fail.
 pub struct Ideals {
     /// Per padded cell: the vertex on it (0 for walls and dead cells), −1 when empty.
-    aboard: Vec<i32>,
+    aboard: Box<[i32; PADDED_MAX]>,
     /// Per padded cell: the next lower cell of the same vertex, −1 at the end.
-    link: Vec<i32>,
-    /// Per vertex: its highest cell.
-    head: Vec<i32>,
-    /// Per vertex: the first arc out (a cell of the target) and in (a cell of the source).
-    out: Vec<i32>,
-    into: Vec<i32>,
+    link: Box<[i32; PADDED_MAX]>,
     /// Per cell: the next arc of the same list.
-    olink: Vec<i32>,
-    ilink: Vec<i32>,
-    perm: Vec<usize>,
-    iperm: Vec<usize>,
-    decision: Vec<bool>,
-    inx: Vec<usize>,
-    lstart: Vec<usize>,
-    /// The blocks of the current superpiece (our numbering).
-    members: Vec<u16>,
+    olink: Box<[i32; PADDED_MAX]>,
+    ilink: Box<[i32; PADDED_MAX]>,
+    /// Vertices are `0..=n`.
+    n: usize,
+    /// Per vertex: its highest cell.
+    head: Box<[i32; VERTICES]>,
+    /// Per vertex: the first arc out (a cell of the target) and in (a cell of the source).
+    out: Box<[i32; VERTICES]>,
+    into: Box<[i32; VERTICES]>,
+    perm: Box<[usize; VERTICES]>,
+    iperm: Box<[usize; VERTICES]>,
+    /// Per backtrack level.
+    decision: Box<[bool; VERTICES]>,
+    inx: Box<[usize; VERTICES]>,
+    lstart: Box<[usize; VERTICES]>,
+    /// The blocks of the current superpiece (our numbering): the first `count`.
+    members: Box<[u16; VERTICES]>,
+    count: usize,
     /// The live cells of the board the walls below were found for.
     live: Vec<u32>,
     /// The cells of the stuck vertex that can have arcs, from the highest down, for shifts by
@@ -50,46 +60,58 @@ pub struct Ideals {
     walls: [Vec<i32>; 2],
 }
 
+impl Default for Ideals {
+    fn default() -> Self {
+        Ideals {
+            aboard: Box::new([0; PADDED_MAX]),
+            link: Box::new([-1; PADDED_MAX]),
+            olink: Box::new([-1; PADDED_MAX]),
+            ilink: Box::new([-1; PADDED_MAX]),
+            n: 0,
+            head: Box::new([-1; VERTICES]),
+            out: Box::new([-1; VERTICES]),
+            into: Box::new([-1; VERTICES]),
+            perm: Box::new([0; VERTICES]),
+            iperm: Box::new([0; VERTICES]),
+            decision: Box::new([false; VERTICES]),
+            inx: Box::new([0; VERTICES]),
+            lstart: Box::new([0; VERTICES]),
+            members: Box::new([0; VERTICES]),
+            count: 0,
+            live: Vec::new(),
+            walls: [Vec::new(), Vec::new()],
+        }
+    }
+}
+
 impl Ideals {
     /// Copies and links the board of `state` (section 46).
     pub fn prepare(&mut self, geometry: &Geometry, state: &State) {
-        let cells = geometry.padded;
-        let n = state.blocks.len();
-        if self.live != geometry.live || self.aboard.len() != cells {
+        let n = state.blocks.len().min(VERTICES - 2);
+        if self.live != geometry.live {
             self.find_walls(geometry);
         }
-        self.head.clear();
-        self.head.resize(n + 1, -1);
+        self.n = n;
+        self.head[..=n].fill(-1);
         for &p in &geometry.live {
-            let j = p as usize;
+            let j = p as usize & CELL_MASK;
             let v = state.cells[j];
             if v == 0 {
                 self.aboard[j] = -1;
                 continue;
             }
-            let vertex = n - usize::from(v - 1);
+            let vertex = n.wrapping_sub(usize::from(v - 1)) & VERTEX_MASK;
             self.aboard[j] = vertex as i32;
             self.link[j] = self.head[vertex];
             self.head[vertex] = j as i32;
         }
-        self.out.resize(n + 1, -1);
-        self.into.resize(n + 1, -1);
-        self.perm.resize(n + 1, 0);
-        self.iperm.resize(n + 1, 0);
-        self.decision.resize(n + 1, false);
-        self.inx.resize(n + 1, 0);
-        self.lstart.resize(n + 1, 0);
-        self.members.reserve(n);
     }
 
     /// The parts of the board that never change: the stuck vertex's cells.
     fn find_walls(&mut self, geometry: &Geometry) {
-        let cells = geometry.padded;
+        let cells = geometry.padded.min(PADDED_MAX);
         self.live.clone_from(&geometry.live);
-        self.aboard = vec![0; cells];
-        self.link = vec![-1; cells];
-        self.olink = vec![-1; cells];
-        self.ilink = vec![-1; cells];
+        self.aboard.fill(0);
         let mut live = vec![false; cells];
         for &p in &geometry.live {
             live[p as usize] = true;
@@ -123,19 +145,20 @@ impl Ideals {
     /// Always true.
     fn digraph(&mut self, geometry: &Geometry, del: i32, side: usize) -> bool {
         let first_cell = geometry.stride as i32;
-        self.out.fill(-1);
-        self.into.fill(-1);
+        let n = self.n;
+        self.out[..=n].fill(-1);
+        self.into[..=n].fill(-1);
         // The stuck vertex 0 first, then the blocks, each from its highest cell down.
         let walls = std::mem::take(&mut self.walls[side]);
         for &k in &walls {
             self.arc_into(0, k, del);
         }
         self.walls[side] = walls;
-        for j in 1..self.head.len() {
+        for j in 1..=n {
             let mut k = self.head[j];
             while k >= first_cell {
                 self.arc_into(j, k, del);
-                k = self.link[k as usize];
+                k = self.link[k as usize & CELL_MASK];
             }
         }
         true
@@ -146,85 +169,91 @@ impl Ideals {
     /// latest arc of its source).
     #[inline]
     fn arc_into(&mut self, j: usize, k: i32, del: i32) {
-        let below = (k - del) as usize;
+        let below = (k - del) as usize & CELL_MASK;
         let t = self.aboard[below];
         if t != j as i32 && t >= 0 {
-            let t = t as usize;
+            let t = t as usize & VERTEX_MASK;
             let latest = self.out[t];
-            if latest < 0 || self.aboard[latest as usize] != j as i32 {
-                self.olink[k as usize] = latest;
+            if latest < 0 || self.aboard[latest as usize & CELL_MASK] != j as i32 {
+                self.olink[k as usize & CELL_MASK] = latest;
                 self.out[t] = k;
-                self.ilink[below] = self.into[j];
-                self.into[j] = k - del;
+                self.ilink[below] = self.into[j & VERTEX_MASK];
+                self.into[j & VERTEX_MASK] = k - del;
             }
         }
     }
 
-    /// Our block number of vertex `v` (which is never the stuck vertex 0 here).
-    fn block_of(&self, v: usize) -> u16 {
-        (self.head.len() - 1 - v) as u16
-    }
-
     /// Moves vertex `u` to position `t` of the permutation.
+    #[inline]
     fn bring(&mut self, u: usize, t: usize) {
-        let (displaced, from) = (self.perm[t], self.iperm[u]);
-        self.perm[t] = u;
-        self.perm[from] = displaced;
-        self.iperm[u] = t;
-        self.iperm[displaced] = from;
+        let (displaced, from) = (self.perm[t & VERTEX_MASK], self.iperm[u & VERTEX_MASK]);
+        self.perm[t & VERTEX_MASK] = u;
+        self.perm[from & VERTEX_MASK] = displaced;
+        self.iperm[u & VERTEX_MASK] = t;
+        self.iperm[displaced & VERTEX_MASK] = from;
     }
 
     /// The backtrack of section 50; `k` is the direction of `+del` (`k + 1` that of `−del`).
     fn backtrack(&mut self, k: usize, visit: &mut impl FnMut(usize, &[u16]) -> bool) -> bool {
-        let n = self.head.len() - 1;
+        let n = self.n;
         for v in 0..=n {
             self.perm[v] = v;
             self.iperm[v] = v;
         }
-        self.members.clear();
+        self.count = 0;
         self.inx[0] = 0;
         let mut l = 0usize;
         let mut include = false;
         loop {
             // Decide `perm[inx[l]]`, dragging along what the decision forces.
-            self.decision[l] = include;
+            let level = l & VERTEX_MASK;
+            self.decision[level] = include;
             if include {
-                self.members.truncate(self.lstart[l]);
+                self.count = self.lstart[level];
             } else {
-                self.lstart[l] = self.members.len();
+                self.lstart[level] = self.count;
             }
-            let mut j = self.inx[l];
+            let stuck_in = self.decision[0];
+            let mut j = self.inx[level];
             let mut t = j + 1;
             while j < t {
-                let v = self.perm[j];
-                let mut cell = if include { self.out[v] } else { self.into[v] };
+                let v = self.perm[j & VERTEX_MASK];
+                let mut cell = if include {
+                    self.out[v & VERTEX_MASK]
+                } else {
+                    self.into[v & VERTEX_MASK]
+                };
                 while cell >= 0 {
-                    let u = self.aboard[cell as usize] as usize;
+                    let c = cell as usize & CELL_MASK;
+                    let u = self.aboard[c] as usize & VERTEX_MASK;
                     if self.iperm[u] >= t {
                         self.bring(u, t);
                         t += 1;
                     }
                     cell = if include {
-                        self.olink[cell as usize]
+                        self.olink[c]
                     } else {
-                        self.ilink[cell as usize]
+                        self.ilink[c]
                     };
                 }
-                // Moving: the included blocks (`+del`), or the excluded ones (`−del`).
-                if include != self.decision[0] {
-                    self.members.push(self.block_of(v));
+                // Moving: the included blocks (`+del`), or the excluded ones (`−del`); our
+                // block number of vertex `v` is `n − v`.
+                if include != stuck_in {
+                    self.members[self.count & VERTEX_MASK] = n.wrapping_sub(v) as u16;
+                    self.count += 1;
                 }
                 j += 1;
             }
             if t <= n {
                 l += 1;
-                self.inx[l] = t;
+                self.inx[l & VERTEX_MASK] = t;
                 include = false;
                 continue;
             }
-            if !self.members.is_empty() {
-                let direction = k + usize::from(self.decision[0]);
-                if !visit(direction, &self.members) {
+            if self.count > 0 {
+                let direction = k + usize::from(stuck_in);
+                let members = &self.members[..self.count.min(VERTICES)];
+                if !visit(direction, members) {
                     return false;
                 }
             }
@@ -238,7 +267,7 @@ impl Ideals {
                     return true;
                 }
                 l -= 1;
-                if !self.decision[l] {
+                if !self.decision[l & VERTEX_MASK] {
                     break;
                 }
             }

@@ -138,9 +138,11 @@ where
 
 /// Scratch space for moving one mover around.
 struct Walker {
-    /// Per mover seen from the current configuration (its blocks, sorted), the slot of its
-    /// marks: `marks[slot][padded + δ] == generation` when displacement `δ` was reached.
-    trails: Vec<(Vec<u16>, usize)>,
+    /// Per mover seen from the current configuration, in order (its slot): where its blocks,
+    /// sorted, are in `trail_blocks`. `marks[slot][padded + δ] == generation` when
+    /// displacement `δ` was reached by that mover.
+    trails: Vec<(usize, usize)>,
+    trail_blocks: Vec<u16>,
     marks: Vec<Vec<u32>>,
     generation: u32,
     /// The depth-first path: (displacement, direction it was entered by, next direction).
@@ -177,6 +179,7 @@ impl Mover {
         Mover {
             walker: Walker {
                 trails: Vec::new(),
+                trail_blocks: Vec::new(),
                 marks: Vec::new(),
                 generation: 0,
                 stack: Vec::new(),
@@ -305,6 +308,7 @@ impl Walker {
     /// Forgets the displacements reached from the previous configuration.
     fn next_configuration(&mut self, geometry: &Geometry) {
         self.trails.clear();
+        self.trail_blocks.clear();
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             for marks in &mut self.marks {
@@ -323,11 +327,18 @@ impl Walker {
         self.key.clear();
         self.key.extend_from_slice(movers);
         self.key.sort_unstable();
-        if let Some(&(_, slot)) = self.trails.iter().find(|(key, _)| *key == self.key) {
+        let blocks = &self.trail_blocks;
+        let key = &self.key;
+        if let Some(slot) = self
+            .trails
+            .iter()
+            .position(|&(start, len)| blocks.get(start..start + len) == Some(&key[..]))
+        {
             return slot;
         }
         let slot = self.trails.len();
-        self.trails.push((self.key.clone(), slot));
+        self.trails.push((self.trail_blocks.len(), self.key.len()));
+        self.trail_blocks.extend_from_slice(&self.key);
         if self.marks.len() == slot {
             self.marks.push(vec![0; 2 * geometry.padded + 1]);
         }
