@@ -106,6 +106,43 @@ where
     }
 }
 
+impl<const W: usize, F> KeySink<W, F>
+where
+    F: FnMut(&[u64; W]) -> Next,
+{
+    /// The key with `movers`, whose heads are off the board, displaced by `delta` (their heads
+    /// are put there for the window and taken off again).
+    #[inline]
+    fn displaced(
+        &self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        delta: i32,
+    ) -> [u64; W] {
+        if all_unit(geometry, state, movers) {
+            return self.unit_moves(state, movers, delta);
+        }
+        for &b in movers {
+            put_heads(geometry, state, b, delta);
+        }
+        let (lo, hi) = bounds(geometry, state, movers, delta);
+        let key = self.window(state, lo, hi);
+        for &b in movers {
+            clear_heads(geometry, state, b, delta);
+        }
+        key
+    }
+}
+
+/// Whether every mover is a single cell (its key changes in two nybbles per mover).
+#[inline]
+fn all_unit(geometry: &Geometry, state: &State, movers: &[u16]) -> bool {
+    movers
+        .iter()
+        .all(|&b| geometry.unit[usize::from(state.blocks[usize::from(b)].kind) & 15])
+}
+
 /// Writes the heads of block `b` displaced by `delta`: its kind at the anchor, skips elsewhere.
 #[inline]
 fn put_heads(geometry: &Geometry, state: &mut State, b: u16, delta: i32) {
@@ -184,20 +221,8 @@ where
         movers: &[u16],
         delta: i32,
     ) -> Next {
-        let unit = |&b: &u16| geometry.unit[usize::from(state.blocks[usize::from(b)].kind) & 15];
-        if movers.iter().all(unit) {
-            let key = self.unit_moves(state, movers, delta);
-            return (self.emit)(&key);
-        }
         // The lifting cleared the movers' heads.
-        for &b in movers {
-            put_heads(geometry, state, b, delta);
-        }
-        let (lo, hi) = bounds(geometry, state, movers, delta);
-        let key = self.window(state, lo, hi);
-        for &b in movers {
-            clear_heads(geometry, state, b, delta);
-        }
+        let key = self.displaced(geometry, state, movers, delta);
         (self.emit)(&key)
     }
 
@@ -209,8 +234,7 @@ where
         movers: &[u16],
         delta: i32,
     ) -> Next {
-        let unit = |&b: &u16| geometry.unit[usize::from(state.blocks[usize::from(b)].kind) & 15];
-        if movers.iter().all(unit) {
+        if all_unit(geometry, state, movers) {
             let key = self.unit_moves(state, movers, delta);
             return (self.emit)(&key);
         }
@@ -218,14 +242,7 @@ where
         for &b in movers {
             clear_heads(geometry, state, b, 0);
         }
-        for &b in movers {
-            put_heads(geometry, state, b, delta);
-        }
-        let (lo, hi) = bounds(geometry, state, movers, delta);
-        let key = self.window(state, lo, hi);
-        for &b in movers {
-            clear_heads(geometry, state, b, delta);
-        }
+        let key = self.displaced(geometry, state, movers, delta);
         for &b in movers {
             put_heads(geometry, state, b, 0);
         }
