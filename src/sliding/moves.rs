@@ -19,6 +19,11 @@
 //! pruning, each displacement reachable by a mover is emitted exactly once per mover, so the
 //! successors of a configuration are exactly the configurations one move away (possibly
 //! several times, when different movers give the same configuration).
+//!
+//! Each move is shown to a [`Sink`]: [`Mover::successors`] shows the state after the move,
+//! [`Mover::successor_keys`] the successor's key rewritten from the parent's ([`super::keys`])
+//! or, for n-puzzles in styles 0–2, made directly ([`super::units`]); both see the moves in the
+//! same order (checked in the tests of [`super::keys`]).
 
 use super::ideals::Ideals;
 use super::keys::KeySink;
