@@ -216,7 +216,8 @@ impl Mover {
         });
     }
 
-    /// [`Mover::generate`] showing the state after each move.
+    /// Every move of `style` in the seed's order (see `Mover::generate`), showing the state
+    /// after it; `emit` answers what next.
     pub fn generate_states<F>(
         &mut self,
         geometry: &Geometry,
@@ -231,7 +232,7 @@ impl Mover {
 
     /// Calls `emit(key)` with the key of every move of `style` from `state`, which must have
     /// been unpacked from `key` (so that its ranks are those of `key`), in the order of
-    /// [`Mover::generate`]; `state` is restored afterwards.
+    /// `Mover::generate`; `state` is restored afterwards.
     pub fn successor_keys<const W: usize, F>(
         &mut self,
         geometry: &Geometry,
