@@ -196,20 +196,13 @@ where
         movers: &[u16],
         delta: i32,
     ) -> Next {
-        let b = movers[0];
-        let kind = state.blocks[usize::from(b)].kind;
-        if geometry.unit[usize::from(kind) & 15] {
-            let key = self.unit_moves(state, movers, delta);
-            return (self.emit)(&key);
-        }
-        if !self.heads_lifted {
-            clear_heads(geometry, state, b, 0);
+        // The block's heads come off the board at its first show, and back at `finish_one`
+        // (a single cell needs no heads).
+        if !self.heads_lifted && !all_unit(geometry, state, movers) {
+            clear_heads(geometry, state, movers[0], 0);
             self.heads_lifted = true;
         }
-        put_heads(geometry, state, b, delta);
-        let (lo, hi) = bounds(geometry, state, movers, delta);
-        let key = self.window(state, lo, hi);
-        clear_heads(geometry, state, b, delta);
+        let key = self.displaced(geometry, state, movers, delta);
         (self.emit)(&key)
     }
 
