@@ -36,6 +36,13 @@ HEADER = """\
  * (which says how to regenerate it); a stale entry costs memory, never correctness. */"""
 
 
+# Crates whose unnamed constants (formatting pieces, panic locations) are read at start-up.
+RODATA_CRATES = ["fifteen", "clap_builder", "clap_lex", "std", "core", "alloc"]
+
+# C members whose tables the functions that run read (the C locale's character classes, read
+# by sscanf and isspace; the limits of strtoul).
+C_DATA = {"*libc.a:C-ctype.o", "*libc.a:strtol_l.o"}
+
 # Bytes of instances that did not run above which a pattern is replaced by exact names.
 WASTE = 2048
 
@@ -217,14 +224,29 @@ def main():
     print("  .fini : { KEEP (*(SORT_NONE(.fini))) }")
     print("  .iplt : { *(.iplt) }")
     print("  .text.hot :\n  {")
-    # The C start-up files (valgrind and gdb see their functions only as addresses).
+    # The C start-up files (gdb sees some of their functions only as addresses).
     crt = ["*crt1.o", "*crti.o", "*crtbeginT.o"]
     for member in crt + sorted(c - set(crt)):
         print(f"    {member}(.text .text.*)")
     for pattern in sorted(rust):
         print(f"    *(.text.{pattern} .text.unlikely.{pattern})")
     print("  }\n}\nINSERT BEFORE .text;")
-
+    # The read-only data those functions read, the same way (their jump tables; the C
+    # members' data; the unnamed constants of the crates they belong to; the merged strings),
+    # followed by .eh_frame, whose first word the C start-up reads.
+    print("\nSECTIONS\n{\n  .rodata.hot :\n  {")
+    for member in crt + sorted((c | C_DATA) - set(crt)):
+        print(f"    {member}(.rodata .rodata.*)")
+    print("    *fifteen-*.rcgu.o(.rodata..Lanon.* .rodata.anon.*)")  # the binary's own object
+    for krate in RODATA_CRATES:
+        print(f"    *lib{krate}-*.rlib:*(.rodata..Lanon.* .rodata.anon.*)")
+    print("    *(.rodata.str* .rodata.cst*)")
+    for pattern in sorted(rust):
+        print(f"    *(.rodata.{pattern} .rodata.unlikely.{pattern} .rodata..Lswitch.table.{pattern})")
+    print("  }\n  .eh_frame : { KEEP (*(.eh_frame)) }\n}\nINSERT BEFORE .rodata;")
+    # (Without this the linker puts the unwinding tables of exceptions before it all.)
+    print("\nSECTIONS\n{\n  .gcc_except_table : { *(.gcc_except_table .gcc_except_table.*) }")
+    print("}\nINSERT AFTER .rodata;")
 
 if __name__ == "__main__":
     main()
