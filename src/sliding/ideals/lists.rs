@@ -1,24 +1,12 @@
-//! Superpieces in the seed's order (sections 46–54): Knuth's backtrack over the ideals of the
-//! "would bump into" digraph, kept step for step so that styles 3–5 visit the superpieces of a
-//! configuration in the same sequence as SLIDING, hence number new configurations the same way.
-//!
-//! The vertices are the stuck vertex 0 (walls and dead cells) and the blocks, numbered as the
-//! seed's `unpack` numbers them: the block met first in row-major order is vertex `n`, the last
-//! one vertex 1 (our block `b` is vertex `n − b`). For a shift by `+del` (down, then right) an
-//! arc `u → v` means that `u` moved by `del` would land on `v`. The arc lists are built exactly
-//! as the seed builds them (cells of each vertex linked from the highest down, vertices in
-//! increasing order, a repeated arc from the same vertex skipped only when it is the latest
-//! one), because their order decides the order of the permutation below.
-//!
-//! The backtrack keeps a permutation `perm` of the vertices; at level `l` the vertices
-//! `perm[inx[l]..]` are undecided, and deciding `perm[inx[l]]` (first *exclude* it, with every
-//! vertex that leads to it; then *include* it, with every vertex it leads to) moves the
-//! vertices decided with it to the positions right after it. Invariant: every leaf is an ideal
-//! (a set closed under the arcs), and every ideal is one leaf. The stuck vertex is decided
-//! first: an ideal without it is a superpiece for `+del`; the complement of an ideal with it
-//! (an ideal of the reversed digraph) is a superpiece for `−del`.
+//! The backtrack over ideals with the seed's own data structures (sections 46–54), kept step
+//! for step: the board copied into `aboard`, each vertex's cells linked from the highest down,
+//! and the arcs in linked lists built exactly as the seed builds them (vertices in increasing
+//! order, each from its highest cell down, every arc put at the head of its lists, a repeated
+//! arc from the same vertex skipped only when it is the latest one). It works for any number
+//! of blocks, and is the standard the bit-set version ([`super::bits`]) is tested against.
 
-use super::pack::{Geometry, State, CELL_MASK, PADDED_MAX};
+use super::Walls;
+use crate::sliding::pack::{Geometry, State, CELL_MASK, PADDED_MAX};
 
 /// Room for the vertices: the stuck vertex and at most 256 blocks.
 const VERTICES: usize = 512;
@@ -28,7 +16,7 @@ const VERTEX_MASK: usize = VERTICES - 1;
 
 /// Scratch space for the ideals of one configuration, reused between configurations. The
 /// arrays have fixed sizes, and indices are masked into them, so that no access can fail.
-pub struct Ideals {
+pub struct Lists {
     /// Per padded cell: the vertex on it (0 for walls and dead cells), −1 when empty.
     aboard: Box<[i32; PADDED_MAX]>,
     /// Per padded cell: the next lower cell of the same vertex, −1 at the end.
@@ -52,17 +40,12 @@ pub struct Ideals {
     /// The blocks of the current superpiece (our numbering): the first `count`.
     members: Box<[u16; VERTICES]>,
     count: usize,
-    /// The live cells of the board the walls below were found for.
-    live: Vec<u32>,
-    /// The cells of the stuck vertex that can have arcs, from the highest down, for shifts by
-    /// a row and by a column: walls and dead cells `k` with a live cell at `k − del` (the
-    /// others only meet the stuck vertex itself). They never change.
-    walls: [Vec<i32>; 2],
+    walls: Walls,
 }
 
-impl Default for Ideals {
+impl Default for Lists {
     fn default() -> Self {
-        Ideals {
+        Lists {
             aboard: Box::new([0; PADDED_MAX]),
             link: Box::new([-1; PADDED_MAX]),
             olink: Box::new([-1; PADDED_MAX]),
@@ -78,18 +61,18 @@ impl Default for Ideals {
             lstart: Box::new([0; VERTICES]),
             members: Box::new([0; VERTICES]),
             count: 0,
-            live: Vec::new(),
-            walls: [Vec::new(), Vec::new()],
+            walls: Walls::default(),
         }
     }
 }
 
-impl Ideals {
+impl Lists {
     /// Copies and links the board of `state` (section 46).
     pub fn prepare(&mut self, geometry: &Geometry, state: &State) {
         let n = state.blocks.len().min(VERTICES - 2);
-        if self.live != geometry.live {
-            self.find_walls(geometry);
+        if self.walls.update(geometry) {
+            // Walls and dead cells are the stuck vertex; live cells are all set below.
+            self.aboard.fill(0);
         }
         self.n = n;
         self.head[..=n].fill(-1);
@@ -104,25 +87,6 @@ impl Ideals {
             self.aboard[j] = vertex as i32;
             self.link[j] = self.head[vertex];
             self.head[vertex] = j as i32;
-        }
-    }
-
-    /// The parts of the board that never change: the stuck vertex's cells.
-    fn find_walls(&mut self, geometry: &Geometry) {
-        let cells = geometry.padded.min(PADDED_MAX);
-        self.live.clone_from(&geometry.live);
-        self.aboard.fill(0);
-        let mut live = vec![false; cells];
-        for &p in &geometry.live {
-            live[p as usize] = true;
-        }
-        let first_cell = geometry.stride;
-        for (walls, del) in self.walls.iter_mut().zip([geometry.stride, 1]) {
-            *walls = (first_cell..cells)
-                .rev()
-                .filter(|&k| !live[k] && live[k - del])
-                .map(|k| k as i32)
-                .collect();
         }
     }
 
@@ -149,11 +113,11 @@ impl Ideals {
         self.out[..=n].fill(-1);
         self.into[..=n].fill(-1);
         // The stuck vertex 0 first, then the blocks, each from its highest cell down.
-        let walls = std::mem::take(&mut self.walls[side]);
+        let walls = std::mem::take(&mut self.walls.cells[side]);
         for &k in &walls {
             self.arc_into(0, k, del);
         }
-        self.walls[side] = walls;
+        self.walls.cells[side] = walls;
         for j in 1..=n {
             let mut k = self.head[j];
             while k >= first_cell {
@@ -273,124 +237,5 @@ impl Ideals {
             }
             include = true;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sliding::moves::Mover;
-    use crate::sliding::pack::WALL;
-    use crate::sliding::spec::Puzzle;
-    use crate::sliding::Style;
-    use std::collections::BTreeSet;
-
-    fn state_of(text: &str) -> (Geometry, State) {
-        let puzzle = Puzzle::parse(text.as_bytes()).expect("valid");
-        let geometry = Geometry::new(&puzzle);
-        let state = geometry.state_of(&puzzle.start);
-        (geometry, state)
-    }
-
-    /// Every superpiece in the order visited, as (direction, sorted blocks).
-    fn knuth_order(
-        ideals: &mut Ideals,
-        geometry: &Geometry,
-        state: &State,
-    ) -> Vec<(usize, Vec<u16>)> {
-        ideals.prepare(geometry, state);
-        let mut seen = Vec::new();
-        ideals.for_each(geometry, |k, movers| {
-            let mut movers = movers.to_vec();
-            movers.sort_unstable();
-            seen.push((k, movers));
-            true
-        });
-        seen
-    }
-
-    /// Whether the blocks `set` (a bit set) can all shift one step in direction `k` together:
-    /// every cell they would land on is empty or theirs.
-    fn can_shift(geometry: &Geometry, state: &State, set: u64, k: usize) -> bool {
-        let dir = geometry.dirs[k];
-        let member = |b: usize| set >> b & 1 == 1;
-        state.blocks.iter().enumerate().all(|(b, block)| {
-            !member(b)
-                || geometry.shapes[usize::from(block.kind)].iter().all(|&off| {
-                    let v = state.cells[(block.anchor as i32 + off + dir) as usize];
-                    v == 0 || (v != WALL && member(usize::from(v - 1)))
-                })
-        })
-    }
-
-    /// The superpieces of every configuration within a few moves of the start: exactly the
-    /// nonempty sets that can shift (by brute force over all sets), each once.
-    fn check(text: &str, max_configurations: usize) {
-        let puzzle = Puzzle::parse(text.as_bytes()).expect("valid");
-        let geometry = Geometry::new(&puzzle);
-        let start = geometry.key_of(&puzzle.start);
-        let mut seen = vec![start.clone()];
-        let mut queue = std::collections::VecDeque::from([start]);
-        let mut state = geometry.empty_state();
-        let mut mover = Mover::new();
-        let mut ideals = Ideals::default();
-        while let Some(key) = queue.pop_front() {
-            state.unpack(&geometry, &key);
-            let n = state.blocks.len();
-            assert!(n <= 12, "brute force over 2^n sets");
-            let found = knuth_order(&mut ideals, &geometry, &state);
-            let distinct: BTreeSet<_> = found.iter().cloned().collect();
-            assert_eq!(distinct.len(), found.len(), "a superpiece twice");
-            let mut expected = BTreeSet::new();
-            for k in 0..4 {
-                for set in 1u64..1 << n {
-                    if can_shift(&geometry, &state, set, k) {
-                        let blocks: Vec<u16> =
-                            (0..n as u16).filter(|&b| set >> b & 1 == 1).collect();
-                        expected.insert((k, blocks));
-                    }
-                }
-            }
-            assert_eq!(distinct, expected, "{}", geometry.key_hex(&key));
-            mover.successors(&geometry, &mut state, Style(3), |next, _, _| {
-                let next = next.pack_vec(&geometry);
-                if seen.len() < max_configurations && !seen.contains(&next) {
-                    seen.push(next.clone());
-                    queue.push_back(next);
-                }
-                true
-            });
-        }
-    }
-
-    #[test]
-    fn superpieces_are_exactly_the_sets_that_can_shift() {
-        check(include_str!("../../tests/data/sliding/klotski.txt"), 300);
-        check(include_str!("../../tests/data/sliding/silly.txt"), 300);
-        check(include_str!("../../tests/data/sliding/pennant.txt"), 300);
-        check(
-            include_str!("../../tests/data/sliding/eight_puzzle.txt"),
-            300,
-        );
-    }
-
-    #[test]
-    fn rows_come_first_and_a_refusal_stops_the_walk() {
-        let eight =
-            "3 x 3\n1 = 1\n2 = 1\n3 = 1\n4 = 1\n5 = 1\n6 = 1\n7 = 1\n8 = 1\n12345678\n87654321\n";
-        let (geometry, state) = state_of(eight);
-        let mut ideals = Ideals::default();
-        // The blank is in the corner: tile 6 can move down, alone or with tile 3 above it,
-        // and tile 8 right, alone or with tile 7; shifts by a row come first.
-        assert_eq!(
-            knuth_order(&mut ideals, &geometry, &state),
-            vec![(2, vec![5]), (2, vec![2, 5]), (0, vec![7]), (0, vec![6, 7])]
-        );
-        let mut calls = 0;
-        assert!(!ideals.for_each(&geometry, |_, _| {
-            calls += 1;
-            false
-        }));
-        assert_eq!(calls, 1);
     }
 }
