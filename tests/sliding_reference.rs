@@ -225,19 +225,7 @@ fn identical_pieces_in_style_five_agree_with_the_oracle() {
 /// sets, and the bit sets without their shortcut.
 #[test]
 fn random_puzzles_have_the_same_superpieces_by_lists_and_by_bits() {
-    use fifteen::sliding::ideals::{bits::Bits, lists::Lists};
-    fn order(
-        for_each: impl FnOnce(&mut dyn FnMut(usize, &[u16]) -> bool) -> bool,
-    ) -> Vec<(usize, Vec<u16>)> {
-        let mut seen = Vec::new();
-        for_each(&mut |k, movers| {
-            let mut movers = movers.to_vec();
-            movers.sort_unstable();
-            seen.push((k, movers));
-            true
-        });
-        seen
-    }
+    use fifteen::sliding::ideals::{bits::Bits, listing, lists::Lists};
     let mut rng = Lcg(1_963);
     let mut compared = 0;
     let (mut lists, mut bits, mut backtrack) =
@@ -251,11 +239,11 @@ fn random_puzzles_have_the_same_superpieces_by_lists_and_by_bits() {
         for (blocks, _) in all_reachable(&oracle, &start, Style(3)) {
             let state = geometry.state_of(&layout_of(&puzzle, &blocks));
             lists.prepare(&geometry, &state);
-            let by_lists = order(|visit| lists.for_each(&geometry, visit));
+            let by_lists = listing(|visit| lists.for_each(&geometry, visit));
             bits.prepare(&geometry, &state);
-            let by_bits = order(|visit| bits.for_each(visit));
+            let by_bits = listing(|visit| bits.for_each(visit));
             backtrack.prepare(&geometry, &state);
-            let by_backtrack = order(|visit| backtrack.for_each(visit));
+            let by_backtrack = listing(|visit| backtrack.for_each(visit));
             assert_eq!(by_lists, by_backtrack, "{blocks:?}\n{text}");
             assert_eq!(by_lists, by_bits, "{blocks:?}\n{text}");
             compared += 1;

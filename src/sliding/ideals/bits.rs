@@ -15,7 +15,7 @@
 //! order of [`super::lists::Lists`] (checked on every configuration near the starts of the
 //! test puzzles, and on random puzzles).
 
-use super::Walls;
+use super::{backup, Walls};
 use crate::sliding::pack::{Geometry, State, CELL_MASK, WALL};
 
 /// Room for the vertices: the stuck vertex and at most 63 blocks, one bit each.
@@ -355,17 +355,10 @@ impl Bits {
                 include = true;
                 continue;
             }
-            // Back up to the latest level still to be included.
-            loop {
-                if l == 0 {
-                    return true;
-                }
-                l -= 1;
-                if !self.decision[l & MASK] {
-                    break;
-                }
+            match backup(&self.decision[..], l) {
+                Some(level) => l = level,
+                None => return true,
             }
-            include = true;
         }
     }
 }

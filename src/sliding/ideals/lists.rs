@@ -5,7 +5,7 @@
 //! arc from the same vertex skipped only when it is the latest one). It works for any number
 //! of blocks, and is the standard the bit-set version ([`super::bits`]) is tested against.
 
-use super::Walls;
+use super::{backup, Walls};
 use crate::sliding::pack::{Geometry, State, CELL_MASK, PADDED_MAX};
 
 /// Room for the vertices: the stuck vertex and at most 256 blocks.
@@ -225,17 +225,10 @@ impl Lists {
                 include = true;
                 continue;
             }
-            // Back up to the latest level still to be included.
-            loop {
-                if l == 0 {
-                    return true;
-                }
-                l -= 1;
-                if !self.decision[l & VERTEX_MASK] {
-                    break;
-                }
+            match backup(&self.decision[..], l) {
+                Some(level) => l = level,
+                None => return true,
             }
-            include = true;
         }
     }
 }

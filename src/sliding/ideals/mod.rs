@@ -65,6 +65,30 @@ impl Ideals {
     }
 }
 
+/// Where the backtrack goes after the leaf below level `l` with its vertex included (section
+/// 50's `backup`): the latest level whose vertex was excluded, to include it now; `None` when
+/// there is none, and the backtrack is over.
+fn backup(decision: &[bool], l: usize) -> Option<usize> {
+    (0..l)
+        .rev()
+        .find(|&level| decision.get(level) == Some(&false))
+}
+
+/// Every superpiece that `for_each` shows, as (direction, sorted blocks): how the
+/// implementations are compared with each other in the tests.
+pub fn listing(
+    for_each: impl FnOnce(&mut dyn FnMut(usize, &[u16]) -> bool) -> bool,
+) -> Vec<(usize, Vec<u16>)> {
+    let mut seen = Vec::new();
+    for_each(&mut |k, movers| {
+        let mut movers = movers.to_vec();
+        movers.sort_unstable();
+        seen.push((k, movers));
+        true
+    });
+    seen
+}
+
 /// The cells of the stuck vertex that can have arcs, from the highest down, for shifts by a
 /// row (`cells[0]`) and by a column (`cells[1]`): walls and dead cells `k` with a live cell at
 /// `k − del` (the others only meet the stuck vertex itself). They depend on the board only.
@@ -116,20 +140,6 @@ mod tests {
         (geometry, state)
     }
 
-    /// Every superpiece in the order visited, as (direction, sorted blocks).
-    fn order(
-        for_each: impl FnOnce(&mut dyn FnMut(usize, &[u16]) -> bool) -> bool,
-    ) -> Vec<(usize, Vec<u16>)> {
-        let mut seen = Vec::new();
-        for_each(&mut |k, movers| {
-            let mut movers = movers.to_vec();
-            movers.sort_unstable();
-            seen.push((k, movers));
-            true
-        });
-        seen
-    }
-
     /// The order of [`Ideals`], which must be that of [`Lists`] and of [`Bits`], with and
     /// without its shortcut (the members of a superpiece may come in any order: sorted here).
     fn knuth_order(
@@ -138,16 +148,16 @@ mod tests {
         state: &State,
     ) -> Vec<(usize, Vec<u16>)> {
         ideals.prepare(geometry, state);
-        let chosen = order(|visit| ideals.for_each(geometry, visit));
+        let chosen = listing(|visit| ideals.for_each(geometry, visit));
         let mut lists = Lists::default();
         lists.prepare(geometry, state);
-        let by_lists = order(|visit| lists.for_each(geometry, visit));
+        let by_lists = listing(|visit| lists.for_each(geometry, visit));
         let mut bits = Bits::default();
         bits.prepare(geometry, state);
-        let by_bits = order(|visit| bits.for_each(visit));
+        let by_bits = listing(|visit| bits.for_each(visit));
         let mut backtrack = Bits::backtrack_only();
         backtrack.prepare(geometry, state);
-        let by_backtrack = order(|visit| backtrack.for_each(visit));
+        let by_backtrack = listing(|visit| backtrack.for_each(visit));
         let at = geometry.key_hex(&state.pack_vec(geometry));
         assert_eq!(by_lists, by_backtrack, "{at}");
         assert_eq!(by_lists, by_bits, "{at}");
