@@ -116,16 +116,20 @@ impl Bits {
             }
         }
         // Into each block, from what is next to its cells.
-        for (b, block) in state.blocks.iter().enumerate() {
-            let target = n.wrapping_sub(b) & MASK;
-            for &offset in &geometry.shapes[usize::from(block.kind) & 15] {
-                let k = block.anchor as i32 + offset;
-                for (side, del) in dels.iter().enumerate() {
-                    let source = vertex_of(n, state.cells[(k - del) as usize & CELL_MASK]);
-                    if source < VERTICES && source != target {
-                        self.into[side][target] |= 1 << source;
-                        self.out[side][source] |= 1 << target;
-                    }
+        let stride = geometry.stride;
+        for &p in &geometry.live {
+            let p = p as usize & CELL_MASK;
+            let w = state.cells[p];
+            if w == 0 {
+                continue;
+            }
+            let target = vertex_of(n, w) & MASK;
+            for (side, neighbour) in [p - stride, p - 1].into_iter().enumerate() {
+                let u = state.cells[neighbour & CELL_MASK];
+                if u != 0 && u != w {
+                    let source = vertex_of(n, u) & MASK;
+                    self.into[side][target] |= 1 << source;
+                    self.out[side][source] |= 1 << target;
                 }
             }
         }
