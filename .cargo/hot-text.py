@@ -24,6 +24,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -43,9 +44,23 @@ RODATA_CRATES = ["fifteen", "clap_builder", "clap_lex", "std", "core", "alloc"]
 # by sscanf and isspace; the limits of strtoul).
 C_DATA = {"*libc.a:C-ctype.o", "*libc.a:strtol_l.o"}
 
-# Modules listed whole, whatever ran: the search engine and its command, whose code changes
-# most often (a helper the compiler inlined yesterday may be a function of its own today).
-WHOLE = ["_ZN7fifteen7sliding*", "_ZN7fifteen3cli7sliding*"]
+# Code listed whole, whatever ran: the search engine and its command (their functions, and
+# trait impls and drop glue of their types), whose code changes most often, and clap's parser
+# (not its help and error output), whose generic functions the command line's code
+# instantiates. A change moves the compiler's inlining: a function or generic instance that
+# was inlined yesterday may be a function of its own today, and land among the cold code.
+WHOLE = [
+    "_ZN7fifteen7sliding*",
+    "_ZN7fifteen3cli7sliding*",
+    "_ZN*fifteen..sliding..*",
+    "_ZN12clap_builder6parser*",
+    "_ZN12clap_builder7builder7command*",
+    "_ZN12clap_builder7builder3arg*",
+    "_ZN12clap_builder7builder9arg_group*",
+    "_ZN12clap_builder7builder12value_parser*",
+    "_ZN12clap_builder4util*",
+    "_ZN12clap_builder7mkeymap*",
+]
 
 # Bytes of instances that did not run above which a pattern is replaced by exact names.
 WASTE = 2048
@@ -181,48 +196,61 @@ def main():
     if len(args) >= 2 and args[0] == "--names":
         names_file, args = args[1], args[2:]
     binary = args[0] if args else default_binary()
+    # How many of the traced runs ran each function.
+    runs_of = Counter()
     if names_file and os.path.exists(names_file):
-        names = set(open(names_file).read().split())
+        for line in open(names_file):
+            name, count = line.split()
+            runs_of[name] = int(count)
     else:
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            names = set().union(*pool.map(lambda a: trace(binary, a), list(runs())))
+            for names in pool.map(lambda a: trace(binary, a), list(runs())):
+                runs_of.update(names)
         if names_file:
-            open(names_file, "w").write("\n".join(sorted(names)) + "\n")
+            with open(names_file, "w") as f:
+                f.writelines(f"{n} {k}\n" for n, k in sorted(runs_of.items()))
     members, ifuncs = c_members(c_libraries())
     all_members = {m for ms in members.values() for m in ms}
-    c, ran = set(), {}
-    for name in names:
+    c, ran = Counter(), {}
+    for name, count in runs_of.items():
         pattern = rust_pattern(name)
         if pattern:
             ran.setdefault(pattern, set()).add(name)
         elif name in members:
-            c |= members[name]
+            for member in members[name]:
+                c[member] = max(c[member], count)
             # An ifunc resolver ran: another CPU would choose another variant; take the
             # AVX2 and EVEX ones (memchr.o -> memchr-avx2.o, memchr-evex.o).
             if name in ifuncs:
                 for member in members[name]:
                     family = member[:-len(".o")] + "-"
-                    c |= {m for m in all_members if m.startswith(family)
-                          and re.match(r"(avx2|evex)", m[len(family):]) and "rtm" not in m}
+                    for m in all_members:
+                        if (m.startswith(family) and "rtm" not in m
+                                and re.match(r"(avx2|evex)", m[len(family):])):
+                            c[m] = max(c[m], count)
         elif re.match(r"^[A-Za-z_][A-Za-z0-9_.]*$", name):
             ran.setdefault(name, set()).add(name)  # #[no_mangle] and `main`: `.text.NAME`
     # A pattern that also matches many instances that did not run (generic functions:
     # the legacy mangling tells them apart only by the hash) names the ones that ran.
     sizes = rust_sizes(binary)
-    matched = {}
+    matched = Counter()
     for symbol, size in sizes.items():
-        pattern = rust_pattern(symbol)
-        if pattern in ran:
-            matched[pattern] = matched.get(pattern, 0) + size
-    rust = set(WHOLE)
+        matched[rust_pattern(symbol)] += size
+    rust = Counter()
     for pattern, instances in ran.items():
-        if any(pattern.startswith(whole[:-1]) for whole in WHOLE):
-            continue
         used = sum(sizes.get(i, 0) for i in instances)
-        if matched.get(pattern, 0) - used > WASTE:
-            rust |= instances
+        if matched[pattern] - used > WASTE:
+            for i in instances:
+                rust[i] = runs_of[i]
         else:
-            rust.add(pattern)
+            rust[pattern] = max(runs_of[i] for i in instances)
+    # The functions every run executes first, then the fewer runs the later, then the rest
+    # of what is listed whole: a run's pages gather at the start.
+    def by_runs(counter):
+        return sorted(counter, key=lambda k: (-counter[k], k))
+    crt = ["*crt1.o", "*crti.o", "*crtbeginT.o"]
+    c_order = crt + [m for m in by_runs(c) if m not in crt]
+    rust_order = by_runs(rust) + WHOLE
     print(HEADER)
     print("SECTIONS\n{")
     # The startup files and the stubs of the string functions come first.
@@ -230,29 +258,29 @@ def main():
     print("  .fini : { KEEP (*(SORT_NONE(.fini))) }")
     print("  .iplt : { *(.iplt) }")
     print("  .text.hot :\n  {")
-    # The C start-up files (gdb sees some of their functions only as addresses).
-    crt = ["*crt1.o", "*crti.o", "*crtbeginT.o"]
-    for member in crt + sorted(c - set(crt)):
+    # The C start-up files first (gdb sees some of their functions only as addresses).
+    for member in c_order:
         print(f"    {member}(.text .text.*)")
-    for pattern in sorted(rust):
+    for pattern in rust_order:
         print(f"    *(.text.{pattern} .text.unlikely.{pattern})")
     print("  }\n}\nINSERT BEFORE .text;")
     # The read-only data those functions read, the same way (their jump tables; the C
     # members' data; the unnamed constants of the crates they belong to; the merged strings),
     # followed by .eh_frame, whose first word the C start-up reads.
     print("\nSECTIONS\n{\n  .rodata.hot :\n  {")
-    for member in crt + sorted((c | C_DATA) - set(crt)):
+    for member in c_order + sorted(C_DATA - set(c_order)):
         print(f"    {member}(.rodata .rodata.*)")
     print("    *fifteen-*.rcgu.o(.rodata..Lanon.* .rodata.anon.*)")  # the binary's own object
     for krate in RODATA_CRATES:
         print(f"    *lib{krate}-*.rlib:*(.rodata..Lanon.* .rodata.anon.*)")
     print("    *(.rodata.str* .rodata.cst*)")
-    for pattern in sorted(rust):
+    for pattern in rust_order:
         print(f"    *(.rodata.{pattern} .rodata.unlikely.{pattern} .rodata..Lswitch.table.{pattern})")
     print("  }\n  .eh_frame : { KEEP (*(.eh_frame)) }\n}\nINSERT BEFORE .rodata;")
     # (Without this the linker puts the unwinding tables of exceptions before it all.)
     print("\nSECTIONS\n{\n  .gcc_except_table : { *(.gcc_except_table .gcc_except_table.*) }")
     print("}\nINSERT AFTER .rodata;")
+
 
 if __name__ == "__main__":
     main()

@@ -1,7 +1,10 @@
 //! Criterion benchmarks of the breadth-first engine (SLIDING) on the classic puzzles.
 #![forbid(unsafe_code)]
 use criterion::{criterion_group, criterion_main, Criterion};
-use fifteen::sliding::{self, Puzzle, Style};
+use fifteen::sliding::ideals::{bits::Bits, lists::Lists};
+use fifteen::sliding::moves::Mover;
+use fifteen::sliding::{self, Geometry, Puzzle, State, Style};
+use std::collections::{HashSet, VecDeque};
 
 fn puzzle(text: &[u8]) -> Puzzle {
     Puzzle::parse(text).expect("valid puzzle")
@@ -30,5 +33,66 @@ fn classic(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, classic);
+/// Every configuration reachable in style 3, unpacked.
+fn reachable(puzzle: &Puzzle) -> (Geometry, Vec<State>) {
+    let geometry = Geometry::new(puzzle);
+    let start = geometry.key_of(&puzzle.start);
+    let mut seen = HashSet::from([start.clone()]);
+    let mut queue = VecDeque::from([start]);
+    let mut states = Vec::new();
+    let mut mover = Mover::new();
+    while let Some(key) = queue.pop_front() {
+        let mut state = geometry.empty_state();
+        state.unpack(&geometry, &key);
+        mover.successors(&geometry, &mut state, Style(3), |next, _, _| {
+            let next = next.pack_vec(&geometry);
+            if seen.insert(next.clone()) {
+                queue.push_back(next);
+            }
+            true
+        });
+        states.push(state);
+    }
+    (geometry, states)
+}
+
+/// The superpieces of every Klotski configuration, by the seed's linked lists and by the bit
+/// sets (same superpieces, same order): the ratio is what the bit sets save.
+fn superpieces(c: &mut Criterion) {
+    let (geometry, states) =
+        reachable(&puzzle(include_bytes!("../tests/data/sliding/klotski.txt")));
+    let mut group = c.benchmark_group("superpieces");
+    group.sample_size(10);
+    let mut lists = Lists::default();
+    group.bench_function("klotski/lists", |b| {
+        b.iter(|| {
+            let mut count = 0usize;
+            for state in &states {
+                lists.prepare(&geometry, state);
+                lists.for_each(&geometry, |k, movers| {
+                    count += k + movers.len();
+                    true
+                });
+            }
+            count
+        })
+    });
+    let mut bits = Bits::default();
+    group.bench_function("klotski/bits", |b| {
+        b.iter(|| {
+            let mut count = 0usize;
+            for state in &states {
+                bits.prepare(&geometry, state);
+                bits.for_each(|k, movers| {
+                    count += k + movers.len();
+                    true
+                });
+            }
+            count
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, classic, superpieces);
 criterion_main!(benches);

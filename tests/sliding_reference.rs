@@ -219,3 +219,35 @@ fn identical_pieces_in_style_five_agree_with_the_oracle() {
         check(text, style, &mut rng);
     }
 }
+
+/// The implementations of the seed's backtrack over ideals give the same superpieces in the
+/// same order in every configuration reachable in random puzzles: the seed's lists, the bit
+/// sets, and the bit sets without their shortcut.
+#[test]
+fn random_puzzles_have_the_same_superpieces_by_lists_and_by_bits() {
+    use fifteen::sliding::ideals::{bits::Bits, listing, lists::Lists};
+    let mut rng = Lcg(1_963);
+    let mut compared = 0;
+    let (mut lists, mut bits, mut backtrack) =
+        (Lists::default(), Bits::default(), Bits::backtrack_only());
+    for _ in 0..60 {
+        let text = random_puzzle(&mut rng, 8);
+        let puzzle = Puzzle::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let geometry = Geometry::new(&puzzle);
+        let oracle = Reference::new(&puzzle);
+        let start = oracle.blocks_of(&puzzle.start);
+        for (blocks, _) in all_reachable(&oracle, &start, Style(3)) {
+            let state = geometry.state_of(&layout_of(&puzzle, &blocks));
+            lists.prepare(&geometry, &state);
+            let by_lists = listing(|visit| lists.for_each(&geometry, visit));
+            bits.prepare(&geometry, &state);
+            let by_bits = listing(|visit| bits.for_each(visit));
+            backtrack.prepare(&geometry, &state);
+            let by_backtrack = listing(|visit| backtrack.for_each(visit));
+            assert_eq!(by_lists, by_backtrack, "{blocks:?}\n{text}");
+            assert_eq!(by_lists, by_bits, "{blocks:?}\n{text}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 1_000, "{compared} configurations");
+}

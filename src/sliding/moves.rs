@@ -143,16 +143,15 @@ where
 
 /// Scratch space for moving one mover around.
 struct Walker {
-    /// Per mover seen from the current configuration, in order (its slot): where its blocks,
-    /// sorted, are in `trail_blocks`. `marks[slot][padded + δ] == generation` when
-    /// displacement `δ` was reached by that mover.
-    trails: Vec<(usize, usize)>,
-    trail_blocks: Vec<u16>,
+    /// Per mover seen from the current configuration, in order (its slot): its blocks.
+    /// `marks[slot][padded + δ] == generation` when displacement `δ` was reached by that mover.
+    trails: Vec<BlockSet>,
+    /// Per block: the generation when it last had a slot as a mover on its own, and the slot.
+    singles: Vec<(u32, usize)>,
     marks: Vec<Vec<u32>>,
     generation: u32,
     /// The depth-first path: (displacement, direction it was entered by, next direction).
     stack: Vec<(i32, usize, usize)>,
-    key: Vec<u16>,
 }
 
 /// How a mover may travel.
@@ -184,11 +183,10 @@ impl Mover {
         Mover {
             walker: Walker {
                 trails: Vec::new(),
-                trail_blocks: Vec::new(),
+                singles: Vec::new(),
                 marks: Vec::new(),
                 generation: 0,
                 stack: Vec::new(),
-                key: Vec::new(),
             },
             members: Vec::new(),
             ideals: Ideals::default(),
@@ -314,12 +312,12 @@ impl Walker {
     /// Forgets the displacements reached from the previous configuration.
     fn next_configuration(&mut self, geometry: &Geometry) {
         self.trails.clear();
-        self.trail_blocks.clear();
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             for marks in &mut self.marks {
                 marks.fill(0);
             }
+            self.singles.fill((0, 0));
             self.generation = 1;
         }
         let size = 2 * geometry.padded + 1;
@@ -330,21 +328,35 @@ impl Walker {
 
     /// The slot of marks of `movers` for the current configuration, with the origin marked.
     fn slot(&mut self, geometry: &Geometry, movers: &[u16]) -> usize {
-        self.key.clear();
-        self.key.extend_from_slice(movers);
-        self.key.sort_unstable();
-        let blocks = &self.trail_blocks;
-        let key = &self.key;
-        if let Some(slot) = self
-            .trails
-            .iter()
-            .position(|&(start, len)| blocks.get(start..start + len) == Some(&key[..]))
-        {
+        // A single block keeps its slot in `singles` (stamped with the generation).
+        if let [b] = movers {
+            let b = usize::from(*b);
+            if self.singles.len() <= b {
+                self.singles.resize(b + 1, (0, 0));
+            }
+            let (generation, slot) = self.singles[b];
+            if generation == self.generation {
+                return slot;
+            }
+            let slot = self.new_slot(geometry, BlockSet::default());
+            self.singles[b] = (self.generation, slot);
             return slot;
         }
+        let mut blocks = BlockSet::default();
+        for &b in movers {
+            insert(&mut blocks, usize::from(b));
+        }
+        if let Some(slot) = self.trails.iter().position(|&trail| trail == blocks) {
+            return slot;
+        }
+        self.new_slot(geometry, blocks)
+    }
+
+    /// A slot for the set `blocks` (empty for a single block, found through `singles`), with
+    /// the origin marked.
+    fn new_slot(&mut self, geometry: &Geometry, blocks: BlockSet) -> usize {
         let slot = self.trails.len();
-        self.trails.push((self.trail_blocks.len(), self.key.len()));
-        self.trail_blocks.extend_from_slice(&self.key);
+        self.trails.push(blocks);
         if self.marks.len() == slot {
             self.marks.push(vec![0; 2 * geometry.padded + 1]);
         }

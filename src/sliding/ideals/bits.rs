@@ -1,0 +1,435 @@
+//! The backtrack over ideals on bit sets, for configurations of at most 63 blocks.
+//!
+//! The backtrack walks an arc list only to bring the list's undecided ends forward, in the
+//! list's order; so all it needs of a list is which vertices it reaches, and in what order,
+//! and both are known without building it. The seed makes the arcs target by target, from
+//! vertex 0 up, putting each at the head of its source's out-list: an out-list holds its
+//! targets in decreasing vertex number, and a bit set per vertex says everything about it. A
+//! target's in-list gets its sources as they are first met walking the target's cells from
+//! the highest down, each put at the head: the in-list is that order reversed, kept (`met`)
+//! beside the bit set.
+//!
+//! The backtrack keeps the seed's permutation, which decides the vertex decided next, but the
+//! undecided vertices not yet brought forward are a bit set too, so the vertices that an arc
+//! list brings forward are one `and` away. Invariant: the superpieces come out in exactly the
+//! order of [`super::lists::Lists`] (checked on every configuration near the starts of the
+//! test puzzles, and on random puzzles).
+
+use super::{backup, Walls};
+use crate::sliding::pack::{Geometry, State, CELL_MASK, WALL};
+
+/// Room for the vertices: the stuck vertex and at most 63 blocks, one bit each.
+const VERTICES: usize = 64;
+
+/// Masks a vertex number, a permutation position or a level (a no-op for real ones).
+const MASK: usize = VERTICES - 1;
+
+/// Scratch space for the ideals of one configuration, reused between configurations. Side 0
+/// is the digraph of shifts by a row, side 1 that of shifts by a column.
+pub struct Bits {
+    /// Vertices are `0..=n`.
+    n: usize,
+    /// `out[side][u]`: the targets of `u`'s arcs.
+    out: [[u64; VERTICES]; 2],
+    /// `into[side][v]`: the sources of the arcs into `v`.
+    into: [[u64; VERTICES]; 2],
+    /// `met[side][v]`: those sources in the order they were met (the seed's in-list reversed).
+    met: Box<[[[u8; VERTICES]; VERTICES]; 2]>,
+    met_len: [[u8; VERTICES]; 2],
+    perm: [u8; VERTICES],
+    iperm: [u8; VERTICES],
+    /// Per backtrack level.
+    decision: [bool; VERTICES],
+    inx: [u8; VERTICES],
+    lstart: [u8; VERTICES],
+    /// The undecided vertices, those at positions `inx[l]..` of `perm`.
+    free: [u64; VERTICES],
+    /// The blocks of the current superpiece (our numbering): the first `count`.
+    members: [u16; VERTICES],
+    count: usize,
+    walls: Walls,
+    /// Per side: the ideals found by [`Bits::chains`] among the free vertices and among the
+    /// stuck ones, in increasing order; and how many, if that is how the side goes.
+    chains: Box<[[[u64; VERTICES]; 2]; 2]>,
+    plans: [Option<Plan>; 2],
+    /// Whether [`Bits::chains`] may stand in for the backtrack (always, but in tests).
+    shortcut: bool,
+}
+
+impl Default for Bits {
+    fn default() -> Self {
+        Bits {
+            n: 0,
+            out: [[0; VERTICES]; 2],
+            into: [[0; VERTICES]; 2],
+            met: Box::new([[[0; VERTICES]; VERTICES]; 2]),
+            met_len: [[0; VERTICES]; 2],
+            perm: [0; VERTICES],
+            iperm: [0; VERTICES],
+            decision: [false; VERTICES],
+            inx: [0; VERTICES],
+            lstart: [0; VERTICES],
+            free: [0; VERTICES],
+            members: [0; VERTICES],
+            count: 0,
+            walls: Walls::default(),
+            chains: Box::new([[[0; VERTICES]; 2]; 2]),
+            plans: [None; 2],
+            shortcut: true,
+        }
+    }
+}
+
+impl Bits {
+    /// The same, but always by the backtrack (to test the shortcut against it).
+    pub fn backtrack_only() -> Bits {
+        Bits {
+            shortcut: false,
+            ..Bits::default()
+        }
+    }
+
+    /// Whether the blocks of `state` are few enough.
+    pub fn fits(state: &State) -> bool {
+        state.blocks.len() < VERTICES
+    }
+
+    /// Finds the arcs of both digraphs of `state`, which [`Bits::fits`], and how to go
+    /// through the ideals of each.
+    pub fn prepare(&mut self, geometry: &Geometry, state: &State) {
+        let n = state.blocks.len() & MASK;
+        self.walls.update(geometry);
+        self.n = n;
+        for side in 0..2 {
+            self.out[side][..=n].fill(0);
+            self.into[side][..=n].fill(0);
+        }
+        let dels = [geometry.stride as i32, 1];
+        // Into the stuck vertex, from the blocks next to its cells.
+        for (side, del) in dels.iter().enumerate() {
+            for &k in &self.walls.cells[side] {
+                let source = vertex_of(n, state.cells[(k - del) as usize & CELL_MASK]);
+                if source < VERTICES {
+                    self.into[side][0] |= 1 << source;
+                    self.out[side][source] |= 1;
+                }
+            }
+        }
+        // Into each block, from what is next to its cells.
+        let stride = geometry.stride;
+        for &p in &geometry.live {
+            let p = p as usize & CELL_MASK;
+            let w = state.cells[p];
+            if w == 0 {
+                continue;
+            }
+            let target = vertex_of(n, w) & MASK;
+            for (side, neighbour) in [p - stride, p - 1].into_iter().enumerate() {
+                let u = state.cells[neighbour & CELL_MASK];
+                if u != 0 && u != w {
+                    let source = vertex_of(n, u) & MASK;
+                    self.into[side][target] |= 1 << source;
+                    self.out[side][source] |= 1 << target;
+                }
+            }
+        }
+        for side in 0..2 {
+            self.plans[side] = if self.shortcut {
+                self.chains(side)
+            } else {
+                None
+            };
+            if self.plans[side].is_none() {
+                self.in_lists(geometry, state, side);
+            }
+        }
+    }
+
+    /// The order of the in-lists of `side`, for the backtrack: each target's sources as met
+    /// walking its cells from the highest down.
+    fn in_lists(&mut self, geometry: &Geometry, state: &State, side: usize) {
+        let n = self.n;
+        let side = side & 1;
+        let del = [geometry.stride as i32, 1][side];
+        let (mut listed, mut len) = (1u64, 0);
+        for &k in &self.walls.cells[side] {
+            let source = vertex_of(n, state.cells[(k - del) as usize & CELL_MASK]);
+            if source < VERTICES && listed >> source & 1 == 0 {
+                listed |= 1 << source;
+                self.met[side][0][len & MASK] = source as u8;
+                len += 1;
+            }
+        }
+        self.met_len[side][0] = len as u8;
+        for (b, block) in state.blocks.iter().enumerate() {
+            let target = n.wrapping_sub(b) & MASK;
+            let (mut listed, mut len) = (1u64 << target, 0);
+            for &offset in geometry.shapes[usize::from(block.kind) & 15].iter().rev() {
+                let k = block.anchor as i32 + offset;
+                let source = vertex_of(n, state.cells[(k - del) as usize & CELL_MASK]);
+                if source < VERTICES && listed >> source & 1 == 0 {
+                    listed |= 1 << source;
+                    self.met[side][target][len & MASK] = source as u8;
+                    len += 1;
+                }
+            }
+            self.met_len[side][target] = len as u8;
+        }
+    }
+
+    /// Calls `visit(k, movers)` for every superpiece of the prepared configuration, as
+    /// [`super::Ideals::for_each`] does.
+    pub fn for_each(&mut self, mut visit: impl FnMut(usize, &[u16]) -> bool) -> bool {
+        self.side(0, 2, &mut visit) && self.side(1, 0, &mut visit)
+    }
+
+    /// The superpieces of one digraph: from its chains when [`Bits::chains`] found them,
+    /// otherwise by the backtrack.
+    fn side(
+        &mut self,
+        side: usize,
+        k: usize,
+        visit: &mut impl FnMut(usize, &[u16]) -> bool,
+    ) -> bool {
+        let side = side & 1;
+        let Some(plan) = self.plans[side] else {
+            return self.backtrack(side, k, visit);
+        };
+        for i in 0..plan.ups {
+            let ideal = self.chains[side][0][i & MASK];
+            if !self.visit_set(k, ideal, visit) {
+                return false;
+            }
+        }
+        if plan.stuck != 0 && !self.visit_set(k + 1, plan.stuck, visit) {
+            return false;
+        }
+        // The last ideal is all of `stuck`, which leaves nothing.
+        for i in 0..plan.downs.saturating_sub(1) {
+            let ideal = self.chains[side][1][i & MASK];
+            if !self.visit_set(k + 1, plan.stuck & !ideal, visit) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The ideals of one digraph without the backtrack, when the order the backtrack finds
+    /// them in does not depend on the permutation; `None` when it may.
+    ///
+    /// Deciding the stuck vertex first leaves, when it is excluded, the vertices `free` that do
+    /// not lead to it, and when it is included, the vertices `stuck` that it does not lead to.
+    /// When the ideals of each part are totally ordered by inclusion, the backtrack meets them
+    /// in increasing order whatever vertex it decides first: excluding a vertex gives the
+    /// ideals without it, all smaller than those with it. So the superpieces for `+del` are
+    /// the nonempty ideals of `free`, growing; those for `−del` are what the ideals of `stuck`
+    /// leave of it, shrinking to nothing.
+    fn chains(&mut self, side: usize) -> Option<Plan> {
+        let side = side & 1;
+        let all = u64::MAX >> (MASK - self.n);
+        let free = all & !closure(&self.into[side], 1, all);
+        let stuck = all & !closure(&self.out[side], 1, all);
+        let [ups, downs] = &mut self.chains[side];
+        Some(Plan {
+            stuck,
+            ups: chain(&self.out[side], free, ups)?,
+            downs: chain(&self.out[side], stuck, downs)?,
+        })
+    }
+
+    /// Shows the superpiece of the vertices `set` (not the stuck vertex) moving in direction `k`.
+    #[inline]
+    fn visit_set(
+        &mut self,
+        k: usize,
+        set: u64,
+        visit: &mut impl FnMut(usize, &[u16]) -> bool,
+    ) -> bool {
+        let mut count = 0;
+        let mut rest = set;
+        while rest != 0 {
+            let v = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            self.members[count & MASK] = self.n.wrapping_sub(v) as u16;
+            count += 1;
+        }
+        visit(k, &self.members[..count.min(VERTICES)])
+    }
+
+    /// Moves vertex `u` to position `t` of the permutation.
+    #[inline]
+    fn bring(&mut self, u: usize, t: usize) {
+        let (displaced, from) = (self.perm[t & MASK], self.iperm[u & MASK]);
+        self.perm[t & MASK] = u as u8;
+        self.perm[usize::from(from) & MASK] = displaced;
+        self.iperm[u & MASK] = t as u8;
+        self.iperm[usize::from(displaced) & MASK] = from;
+    }
+
+    /// The backtrack of section 50 on the digraph of `side`; `k` is the direction of `+del`
+    /// (`k + 1` that of `−del`).
+    fn backtrack(
+        &mut self,
+        side: usize,
+        k: usize,
+        visit: &mut impl FnMut(usize, &[u16]) -> bool,
+    ) -> bool {
+        let side = side & 1;
+        let n = self.n;
+        for v in 0..=n {
+            self.perm[v] = v as u8;
+            self.iperm[v] = v as u8;
+        }
+        self.count = 0;
+        self.inx[0] = 0;
+        self.free[0] = u64::MAX >> (MASK - n);
+        let mut l = 0usize;
+        let mut include = false;
+        loop {
+            // Decide `perm[inx[l]]`, dragging along what the decision forces.
+            let level = l & MASK;
+            self.decision[level] = include;
+            if include {
+                self.count = usize::from(self.lstart[level]);
+            } else {
+                self.lstart[level] = self.count as u8;
+            }
+            let stuck_in = self.decision[0];
+            let first = usize::from(self.inx[level]);
+            let mut t = first + 1;
+            // The undecided vertices not brought forward yet (at positions `t..`).
+            let mut pending = self.free[level] & !(1 << self.perm[first & MASK]);
+            let mut j = first;
+            while j < t {
+                let v = usize::from(self.perm[j & MASK]);
+                let arcs = if include {
+                    self.out[side][v]
+                } else {
+                    self.into[side][v]
+                };
+                let new = arcs & pending;
+                if new != 0 {
+                    pending &= !new;
+                    if include {
+                        // An out-list: decreasing vertex numbers.
+                        let mut rest = new;
+                        while rest != 0 {
+                            let u = 63 - rest.leading_zeros() as usize;
+                            rest ^= 1 << u;
+                            self.bring(u, t);
+                            t += 1;
+                        }
+                    } else if new & (new - 1) == 0 {
+                        self.bring(new.trailing_zeros() as usize, t);
+                        t += 1;
+                    } else {
+                        // An in-list: the sources in the reverse of the order met.
+                        for i in (0..usize::from(self.met_len[side][v])).rev() {
+                            let u = usize::from(self.met[side][v][i & MASK]);
+                            if new >> (u & MASK) & 1 == 1 {
+                                self.bring(u, t);
+                                t += 1;
+                            }
+                        }
+                    }
+                }
+                // Moving: the included blocks (`+del`), or the excluded ones (`−del`); our
+                // block number of vertex `v` is `n − v`.
+                if include != stuck_in {
+                    self.members[self.count & MASK] = n.wrapping_sub(v) as u16;
+                    self.count += 1;
+                }
+                j += 1;
+            }
+            if pending != 0 {
+                l += 1;
+                self.inx[l & MASK] = t as u8;
+                self.free[l & MASK] = pending;
+                include = false;
+                continue;
+            }
+            if self.count > 0 {
+                let direction = k + usize::from(stuck_in);
+                let members = &self.members[..self.count.min(VERTICES)];
+                if !visit(direction, members) {
+                    return false;
+                }
+            }
+            if !include {
+                include = true;
+                continue;
+            }
+            match backup(&self.decision[..], l) {
+                Some(level) => l = level,
+                None => return true,
+            }
+        }
+    }
+}
+
+/// The vertex of cell value `w`, or `VERTICES` for an empty cell.
+#[inline]
+fn vertex_of(n: usize, w: u16) -> usize {
+    match w {
+        WALL => 0,
+        0 => VERTICES,
+        // Block `w − 1` is vertex `n − (w − 1)`.
+        w => (n + 1).wrapping_sub(usize::from(w)),
+    }
+}
+
+/// How [`Bits::chains`] found the ideals of a side: `ups` ideals of the free vertices,
+/// `downs` of the `stuck` ones.
+#[derive(Clone, Copy)]
+struct Plan {
+    stuck: u64,
+    ups: usize,
+    downs: usize,
+}
+
+/// The vertices `from` and all they lead to by `arcs` within `within`.
+#[inline]
+fn closure(arcs: &[u64; VERTICES], from: u64, within: u64) -> u64 {
+    let mut seen = from;
+    let mut frontier = from;
+    while frontier != 0 {
+        let v = frontier.trailing_zeros() as usize;
+        frontier &= frontier - 1;
+        let new = arcs[v & MASK] & within & !seen;
+        seen |= new;
+        frontier |= new;
+    }
+    seen
+}
+
+/// The nonempty ideals of the vertices `within` (sets closed under `arcs`) in increasing
+/// order, in the front of `room`, when they are totally ordered by inclusion: how many;
+/// `None` when they are not. They are then the down-closures of the vertices.
+fn chain(arcs: &[u64; VERTICES], within: u64, room: &mut [u64; VERTICES]) -> Option<usize> {
+    let mut len = 0;
+    let mut rest = within;
+    while rest != 0 {
+        let v = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let down = closure(arcs, 1 << v, within);
+        // Past the sets it holds; it must be the next one or lie inside it.
+        let mut at = 0;
+        while at < len && room[at & MASK] & !down == 0 && room[at & MASK] != down {
+            at += 1;
+        }
+        if at < len {
+            if room[at & MASK] == down {
+                continue;
+            }
+            if down & !room[at & MASK] != 0 {
+                return None;
+            }
+        }
+        for i in (at..len).rev() {
+            room[(i + 1) & MASK] = room[i & MASK];
+        }
+        room[at & MASK] = down;
+        len += 1;
+    }
+    Some(len)
+}

@@ -1,0 +1,286 @@
+//! Superpieces in the seed's order (sections 46–54): Knuth's backtrack over the ideals of the
+//! "would bump into" digraph, so that styles 3–5 visit the superpieces of a configuration in
+//! the same sequence as SLIDING, hence number new configurations the same way.
+//!
+//! The vertices are the stuck vertex 0 (walls and dead cells) and the blocks, numbered as the
+//! seed's `unpack` numbers them: the block met first in row-major order is vertex `n`, the last
+//! one vertex 1 (our block `b` is vertex `n − b`). For a shift by `+del` (down, then right) an
+//! arc `u → v` means that `u` moved by `del` would land on `v`. The order of the arc lists
+//! decides the order of the permutation below, so it is the seed's.
+//!
+//! The backtrack keeps a permutation `perm` of the vertices; at level `l` the vertices
+//! `perm[inx[l]..]` are undecided, and deciding `perm[inx[l]]` (first *exclude* it, with every
+//! vertex that leads to it; then *include* it, with every vertex it leads to) moves the
+//! vertices decided with it to the positions right after it, in the order the arc lists meet
+//! them. Invariant: every leaf is an ideal (a set closed under the arcs), and every ideal is
+//! one leaf. The stuck vertex is decided first: an ideal without it is a superpiece for
+//! `+del`; the complement of an ideal with it (an ideal of the reversed digraph) is a
+//! superpiece for `−del`.
+//!
+//! Two implementations give the same superpieces in the same order: [`lists::Lists`], the
+//! seed's linked lists for any number of blocks, and [`bits::Bits`], bit sets for at most 63
+//! blocks (every puzzle of the test data), several times faster. [`Ideals`] picks one.
+
+pub mod bits;
+pub mod lists;
+
+use super::pack::{Geometry, State, PADDED_MAX};
+use bits::Bits;
+use lists::Lists;
+
+/// The superpieces of a configuration, by whichever implementation fits it.
+#[derive(Default)]
+pub struct Ideals {
+    lists: Lists,
+    bits: Bits,
+    /// The prepared configuration has few enough blocks for the bit sets.
+    small: bool,
+}
+
+impl Ideals {
+    /// Takes in the board of `state`.
+    pub fn prepare(&mut self, geometry: &Geometry, state: &State) {
+        self.small = Bits::fits(state);
+        if self.small {
+            self.bits.prepare(geometry, state);
+        } else {
+            self.lists.prepare(geometry, state);
+        }
+    }
+
+    /// Calls `visit(k, movers)` for every superpiece of the prepared configuration, `k` being
+    /// the direction (an index into `geometry.dirs`): the shifts by a row (down, up) first, then
+    /// by a column (right, left), each in the seed's backtrack order. False when `visit` asked
+    /// to stop.
+    pub fn for_each(
+        &mut self,
+        geometry: &Geometry,
+        visit: impl FnMut(usize, &[u16]) -> bool,
+    ) -> bool {
+        if self.small {
+            self.bits.for_each(visit)
+        } else {
+            self.lists.for_each(geometry, visit)
+        }
+    }
+}
+
+/// Where the backtrack goes after the leaf below level `l` with its vertex included (section
+/// 50's `backup`): the latest level whose vertex was excluded, to include it now; `None` when
+/// there is none, and the backtrack is over.
+fn backup(decision: &[bool], l: usize) -> Option<usize> {
+    (0..l)
+        .rev()
+        .find(|&level| decision.get(level) == Some(&false))
+}
+
+/// Every superpiece that `for_each` shows, as (direction, sorted blocks): how the
+/// implementations are compared with each other in the tests.
+pub fn listing(
+    for_each: impl FnOnce(&mut dyn FnMut(usize, &[u16]) -> bool) -> bool,
+) -> Vec<(usize, Vec<u16>)> {
+    let mut seen = Vec::new();
+    for_each(&mut |k, movers| {
+        let mut movers = movers.to_vec();
+        movers.sort_unstable();
+        seen.push((k, movers));
+        true
+    });
+    seen
+}
+
+/// The cells of the stuck vertex that can have arcs, from the highest down, for shifts by a
+/// row (`cells[0]`) and by a column (`cells[1]`): walls and dead cells `k` with a live cell at
+/// `k − del` (the others only meet the stuck vertex itself). They depend on the board only.
+#[derive(Default)]
+struct Walls {
+    /// The live cells of the board they were found for.
+    live: Vec<u32>,
+    cells: [Vec<i32>; 2],
+}
+
+impl Walls {
+    /// Finds the walls of `geometry`'s board unless known; true when they were found afresh.
+    fn update(&mut self, geometry: &Geometry) -> bool {
+        if self.live == geometry.live {
+            return false;
+        }
+        let cells = geometry.padded.min(PADDED_MAX);
+        self.live.clone_from(&geometry.live);
+        let mut live = vec![false; cells];
+        for &p in &geometry.live {
+            live[p as usize] = true;
+        }
+        let first_cell = geometry.stride;
+        for (walls, del) in self.cells.iter_mut().zip([geometry.stride, 1]) {
+            *walls = (first_cell..cells)
+                .rev()
+                .filter(|&k| !live[k] && live[k - del])
+                .map(|k| k as i32)
+                .collect();
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sliding::moves::Mover;
+    use crate::sliding::pack::WALL;
+    use crate::sliding::pack::{Geometry, State};
+    use crate::sliding::spec::Puzzle;
+    use crate::sliding::Style;
+    use std::collections::BTreeSet;
+
+    fn state_of(text: &str) -> (Geometry, State) {
+        let puzzle = Puzzle::parse(text.as_bytes()).expect("valid");
+        let geometry = Geometry::new(&puzzle);
+        let state = geometry.state_of(&puzzle.start);
+        (geometry, state)
+    }
+
+    /// The order of [`Ideals`], which must be that of [`Lists`] and of [`Bits`], with and
+    /// without its shortcut (the members of a superpiece may come in any order: sorted here).
+    fn knuth_order(
+        ideals: &mut Ideals,
+        geometry: &Geometry,
+        state: &State,
+    ) -> Vec<(usize, Vec<u16>)> {
+        ideals.prepare(geometry, state);
+        let chosen = listing(|visit| ideals.for_each(geometry, visit));
+        let mut lists = Lists::default();
+        lists.prepare(geometry, state);
+        let by_lists = listing(|visit| lists.for_each(geometry, visit));
+        let mut bits = Bits::default();
+        bits.prepare(geometry, state);
+        let by_bits = listing(|visit| bits.for_each(visit));
+        let mut backtrack = Bits::backtrack_only();
+        backtrack.prepare(geometry, state);
+        let by_backtrack = listing(|visit| backtrack.for_each(visit));
+        let at = geometry.key_hex(&state.pack_vec(geometry));
+        assert_eq!(by_lists, by_backtrack, "{at}");
+        assert_eq!(by_lists, by_bits, "{at}");
+        assert_eq!(chosen, by_bits);
+        chosen
+    }
+
+    /// Whether the blocks `set` (a bit set) can all shift one step in direction `k` together:
+    /// every cell they would land on is empty or theirs.
+    fn can_shift(geometry: &Geometry, state: &State, set: u64, k: usize) -> bool {
+        let dir = geometry.dirs[k];
+        let member = |b: usize| set >> b & 1 == 1;
+        state.blocks.iter().enumerate().all(|(b, block)| {
+            !member(b)
+                || geometry.shapes[usize::from(block.kind)].iter().all(|&off| {
+                    let v = state.cells[(block.anchor as i32 + off + dir) as usize];
+                    v == 0 || (v != WALL && member(usize::from(v - 1)))
+                })
+        })
+    }
+
+    /// The superpieces of every configuration within a few moves of the start: exactly the
+    /// nonempty sets that can shift (by brute force over all sets), each once.
+    fn check(text: &str, max_configurations: usize) {
+        let puzzle = Puzzle::parse(text.as_bytes()).expect("valid");
+        let geometry = Geometry::new(&puzzle);
+        let start = geometry.key_of(&puzzle.start);
+        let mut seen = vec![start.clone()];
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut state = geometry.empty_state();
+        let mut mover = Mover::new();
+        let mut ideals = Ideals::default();
+        while let Some(key) = queue.pop_front() {
+            state.unpack(&geometry, &key);
+            let n = state.blocks.len();
+            assert!(n <= 12, "brute force over 2^n sets");
+            let found = knuth_order(&mut ideals, &geometry, &state);
+            let distinct: BTreeSet<_> = found.iter().cloned().collect();
+            assert_eq!(distinct.len(), found.len(), "a superpiece twice");
+            let mut expected = BTreeSet::new();
+            for k in 0..4 {
+                for set in 1u64..1 << n {
+                    if can_shift(&geometry, &state, set, k) {
+                        let blocks: Vec<u16> =
+                            (0..n as u16).filter(|&b| set >> b & 1 == 1).collect();
+                        expected.insert((k, blocks));
+                    }
+                }
+            }
+            assert_eq!(distinct, expected, "{}", geometry.key_hex(&key));
+            mover.successors(&geometry, &mut state, Style(3), |next, _, _| {
+                let next = next.pack_vec(&geometry);
+                if seen.len() < max_configurations && !seen.contains(&next) {
+                    seen.push(next.clone());
+                    queue.push_back(next);
+                }
+                true
+            });
+        }
+    }
+
+    #[test]
+    fn superpieces_are_exactly_the_sets_that_can_shift() {
+        check(include_str!("../../../tests/data/sliding/klotski.txt"), 300);
+        check(include_str!("../../../tests/data/sliding/silly.txt"), 300);
+        check(include_str!("../../../tests/data/sliding/pennant.txt"), 300);
+        check(
+            include_str!("../../../tests/data/sliding/eight_puzzle.txt"),
+            300,
+        );
+    }
+
+    #[test]
+    fn rows_come_first_and_a_refusal_stops_the_walk() {
+        let eight =
+            "3 x 3\n1 = 1\n2 = 1\n3 = 1\n4 = 1\n5 = 1\n6 = 1\n7 = 1\n8 = 1\n12345678\n87654321\n";
+        let (geometry, state) = state_of(eight);
+        let mut ideals = Ideals::default();
+        // The blank is in the corner: tile 6 can move down, alone or with tile 3 above it,
+        // and tile 8 right, alone or with tile 7; shifts by a row come first.
+        assert_eq!(
+            knuth_order(&mut ideals, &geometry, &state),
+            vec![(2, vec![5]), (2, vec![2, 5]), (0, vec![7]), (0, vec![6, 7])]
+        );
+        let mut calls = 0;
+        assert!(!ideals.for_each(&geometry, |_, _| {
+            calls += 1;
+            false
+        }));
+        assert_eq!(calls, 1);
+    }
+
+    /// Beyond 63 blocks the seed's lists take over: on a 9 x 9 board full of unit tiles but
+    /// for the bottom right corner, the superpieces are the runs of tiles ending next to the
+    /// blank, in its column (moving down) and in its row (moving right).
+    #[test]
+    fn many_blocks_go_by_the_lists() {
+        let mut text = String::from("9 x 9\n1 = 1\n");
+        text.push_str(&"1".repeat(80));
+        text.push('\n');
+        text.push_str(&"1".repeat(80));
+        text.push('\n');
+        let (geometry, state) = state_of(&text);
+        assert!(!Bits::fits(&state));
+        let mut ideals = Ideals::default();
+        ideals.prepare(&geometry, &state);
+        let mut seen = Vec::new();
+        ideals.for_each(&geometry, |k, movers| {
+            let mut movers = movers.to_vec();
+            movers.sort_unstable();
+            seen.push((k, movers));
+            true
+        });
+        let mut expected: Vec<(usize, Vec<u16>)> = Vec::new();
+        for length in 1..=8u16 {
+            let column = (1..=length).map(|i| 80 - 9 * i).rev().collect();
+            expected.push((2, column));
+        }
+        for length in 1..=8u16 {
+            expected.push((0, (80 - length..80).collect()));
+        }
+        seen.sort();
+        expected.sort();
+        assert_eq!(seen, expected);
+    }
+}
