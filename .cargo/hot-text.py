@@ -4,18 +4,23 @@
     cargo build --release && python3 .cargo/hot-text.py > .cargo/hot-text.ld
     touch src/main.rs && cargo build --release     # cargo does not watch the script
 
+Regenerate after changes to the sliding engine or the command line (and after merges):
+a stale list costs memory, never correctness (a function missing from it sits among the
+cold code, and a run that calls it makes one more 64 KB window resident).
+
 Why: a short `fifteen sliding` run executes only a few hundred KB of the binary's 2.5 MB of
 code (startup, clap, the puzzle reader, one search, the output), but scattered over the whole
-text segment, and the kernel maps file pages in 64 KB fault-around windows: without the list
-nearly all of the text became resident (2.2 MB), with it about 0.6 MB.
+text segment, and the kernel maps file pages in 64 KB fault-around windows (or whole large
+page-cache folios): without the list nearly all of the text became resident (2.2 MB).
 
 How: runs the release binary under gdb (a breakpoint on every function) on the puzzles of
-tests/data/sliding in every style, collects every function that ran, and writes a linker
-script that places them together before `.text`. Rust functions are matched
-by their section names with the hashes and crate disambiguators replaced by `*`, so the list
-survives rebuilds, dependency updates and most toolchain updates; C functions (static glibc)
-by their archive members, with the AVX2 and EVEX variants of every string function (glibc
-chooses one at startup for the CPU at hand). A name that no longer matches only costs memory.
+tests/data/sliding in every style, counts in how many runs each function ran, and writes a
+linker script that places them before `.text`, the most used first. Rust functions are
+matched by their section names with hashes and crate disambiguators replaced by `*` (so all
+instances of a generic function that ran are listed), and some code is listed whole (see
+WHOLE); C functions (static glibc) by their archive members, with the AVX2 and EVEX variants
+of every string function (glibc chooses one at startup for the CPU at hand). The read-only
+data they read is placed the same way. `--names FILE` keeps (or reuses) the traced counts.
 Needs gdb, nm and cc on the PATH; takes a few minutes.
 """
 import glob
@@ -61,9 +66,6 @@ WHOLE = [
     "_ZN12clap_builder4util*",
     "_ZN12clap_builder7mkeymap*",
 ]
-
-# Bytes of instances that did not run above which a pattern is replaced by exact names.
-WASTE = 2048
 
 
 def default_binary():
@@ -178,18 +180,6 @@ def rust_pattern(name):
     return None
 
 
-def rust_sizes(binary):
-    """Mangled function name -> size, for every function in the binary."""
-    out = subprocess.run(["nm", "-S", "--defined-only", binary], capture_output=True,
-                         text=True).stdout
-    sizes = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 4 and parts[2] in "tTwW":
-            sizes[parts[3]] = int(parts[1], 16)
-    return sizes
-
-
 def main():
     args = sys.argv[1:]
     names_file = None
@@ -230,20 +220,11 @@ def main():
                             c[m] = max(c[m], count)
         elif re.match(r"^[A-Za-z_][A-Za-z0-9_.]*$", name):
             ran.setdefault(name, set()).add(name)  # #[no_mangle] and `main`: `.text.NAME`
-    # A pattern that also matches many instances that did not run (generic functions:
-    # the legacy mangling tells them apart only by the hash) names the ones that ran.
-    sizes = rust_sizes(binary)
-    matched = Counter()
-    for symbol, size in sizes.items():
-        matched[rust_pattern(symbol)] += size
-    rust = Counter()
-    for pattern, instances in ran.items():
-        used = sum(sizes.get(i, 0) for i in instances)
-        if matched[pattern] - used > WASTE:
-            for i in instances:
-                rust[i] = runs_of[i]
-        else:
-            rust[pattern] = max(runs_of[i] for i in instances)
+    # Generic functions: the pattern also matches the instances that did not run (the legacy
+    # mangling tells instances apart only by a hash, and the hashes differ between the
+    # `cargo build` and the `cargo test` builds of the binary: exact names would not last).
+    rust = Counter({p: max(runs_of[i] for i in instances) for p, instances in ran.items()})
+
     # The functions every run executes first, then the fewer runs the later, then the rest
     # of what is listed whole: a run's pages gather at the start.
     def by_runs(counter):
