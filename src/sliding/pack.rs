@@ -63,6 +63,12 @@ pub struct Geometry {
     /// `fronts[k][i]`: the offsets of kind `k`'s cells whose neighbour in direction `dirs[i]`
     /// is not part of the shape — the only cells that can bump into anything on a step.
     pub fronts: [[Vec<i32>; 4]; 16],
+    /// `landing[side][k]`: the cells, as offsets from the anchor, that kind `k`'s block lands on
+    /// outside its own when shifted by a row (side 0, down) or a column (side 1, right). Every
+    /// used kind's list is padded to one length by repeating its first cell (landing on a cell
+    /// twice changes nothing), so loops over them run the same number of times, which the
+    /// branch predictor learns.
+    pub landing: [[Vec<i32>; 16]; 2],
     /// The padded indices of the first and the last live cell.
     pub span: (usize, usize),
     /// The state with every live cell empty, which [`State::unpack`] starts from.
@@ -145,7 +151,7 @@ impl Geometry {
         let nybbles = live.len() - covered + puzzle.start.blocks.len();
         let s = stride as i32;
         let dirs = [1, -1, s, -s];
-        let fronts = std::array::from_fn(|kind| {
+        let fronts: [[Vec<i32>; 4]; 16] = std::array::from_fn(|kind| {
             let shape: &Vec<i32> = &shapes[kind];
             std::array::from_fn(|i| {
                 shape
@@ -154,6 +160,18 @@ impl Geometry {
                     .filter(|off| !shape.contains(&(off + dirs[i])))
                     .collect()
             })
+        });
+        let landing = [2, 0].map(|i| {
+            let mut lists: [Vec<i32>; 16] = std::array::from_fn(|kind| {
+                fronts[kind][i].iter().map(|off| off + dirs[i]).collect()
+            });
+            let longest = lists.iter().map(Vec::len).max().unwrap_or(0);
+            for list in lists.iter_mut() {
+                if let Some(&first) = list.first() {
+                    list.resize(longest, first);
+                }
+            }
+            lists
         });
         let extent = std::array::from_fn(|kind| shapes[kind].iter().copied().max().unwrap_or(0));
         let unit: [bool; 16] = std::array::from_fn(|kind| shapes[kind].len() == 1);
@@ -198,6 +216,7 @@ impl Geometry {
             words: nybbles.div_ceil(16).max(1),
             dirs,
             fronts,
+            landing,
             span: (first, last),
             blank,
         }

@@ -24,6 +24,14 @@ const VERTICES: usize = 64;
 /// Masks a vertex number, a permutation position or a level (a no-op for real ones).
 const MASK: usize = VERTICES - 1;
 
+/// Room for the vertices and `TRASH`, where the arcs to empty cells go.
+const ROOM: usize = 2 * VERTICES;
+const ROOM_MASK: usize = ROOM - 1;
+const TRASH: usize = ROOM - 1;
+
+/// The cell values a slot is kept for: walls, empty cells and the blocks.
+const SLOTS: usize = 128;
+
 /// Scratch space for the ideals of one configuration, reused between configurations. Side 0
 /// is the digraph of shifts by a row, side 1 that of shifts by a column.
 pub struct Bits {
@@ -31,8 +39,8 @@ pub struct Bits {
     n: usize,
     /// `out[side][u]`: the targets of `u`'s arcs.
     out: [[u64; VERTICES]; 2],
-    /// `into[side][v]`: the sources of the arcs into `v`.
-    into: [[u64; VERTICES]; 2],
+    /// `into[side][v]`: the sources of the arcs into `v` (and `TRASH`, written, never read).
+    into: [[u64; ROOM]; 2],
     /// `met[side][v]`: those sources in the order they were met (the seed's in-list reversed).
     met: Box<[[[u8; VERTICES]; VERTICES]; 2]>,
     met_len: [[u8; VERTICES]; 2],
@@ -52,6 +60,10 @@ pub struct Bits {
     /// stuck ones, in increasing order; and how many, if that is how the side goes.
     chains: Box<[[[u64; VERTICES]; 2]; 2]>,
     plans: [Option<Plan>; 2],
+    /// The vertex and the arc bit of each cell value's slot ([`slot_of`]), for `n`.
+    slot_vertex: [u8; SLOTS],
+    slot_bit: [u64; SLOTS],
+    numbered: bool,
     /// Whether [`Bits::chains`] may stand in for the backtrack (always, but in tests).
     shortcut: bool,
 }
@@ -61,7 +73,7 @@ impl Default for Bits {
         Bits {
             n: 0,
             out: [[0; VERTICES]; 2],
-            into: [[0; VERTICES]; 2],
+            into: [[0; ROOM]; 2],
             met: Box::new([[[0; VERTICES]; VERTICES]; 2]),
             met_len: [[0; VERTICES]; 2],
             perm: [0; VERTICES],
@@ -75,6 +87,9 @@ impl Default for Bits {
             walls: Walls::default(),
             chains: Box::new([[[0; VERTICES]; 2]; 2]),
             plans: [None; 2],
+            slot_vertex: [TRASH as u8; SLOTS],
+            slot_bit: [0; SLOTS],
+            numbered: false,
             shortcut: true,
         }
     }
@@ -99,39 +114,39 @@ impl Bits {
     pub fn prepare(&mut self, geometry: &Geometry, state: &State) {
         let n = state.blocks.len() & MASK;
         self.walls.update(geometry);
+        if self.n != n || !self.numbered {
+            self.number(n);
+        }
         self.n = n;
         for side in 0..2 {
-            self.out[side][..=n].fill(0);
             self.into[side][..=n].fill(0);
         }
-        let dels = [geometry.stride as i32, 1];
-        // Into the stuck vertex, from the blocks next to its cells.
-        for (side, del) in dels.iter().enumerate() {
-            for &k in &self.walls.cells[side] {
-                let source = vertex_of(n, state.cells[(k - del) as usize & CELL_MASK]);
-                if source < VERTICES {
-                    self.into[side][0] |= 1 << source;
-                    self.out[side][source] |= 1;
+        // From each block to what its cells land on (without a branch: an empty cell is
+        // vertex `TRASH` and no arc).
+        for (b, block) in state.blocks.iter().enumerate() {
+            let source = n.wrapping_sub(b) & MASK;
+            let kind = usize::from(block.kind) & 15;
+            for side in 0..2 {
+                let mut arcs = 0;
+                for &offset in &geometry.landing[side][kind] {
+                    let w = state.cells[(block.anchor as i32 + offset) as usize & CELL_MASK];
+                    let slot = slot_of(w);
+                    arcs |= self.slot_bit[slot];
+                    self.into[side][usize::from(self.slot_vertex[slot]) & ROOM_MASK] |= 1 << source;
                 }
+                self.out[side][source] = arcs;
             }
         }
-        // Into each block, from what is next to its cells.
-        let stride = geometry.stride;
-        for &p in &geometry.live {
-            let p = p as usize & CELL_MASK;
-            let w = state.cells[p];
-            if w == 0 {
-                continue;
+        // From the stuck vertex to the blocks its cells face.
+        let dels = [geometry.stride as i32, 1];
+        for side in 0..2 {
+            let mut arcs = 0;
+            for &k in &self.walls.facing[side] {
+                let slot = slot_of(state.cells[(k + dels[side]) as usize & CELL_MASK]);
+                arcs |= self.slot_bit[slot];
+                self.into[side][usize::from(self.slot_vertex[slot]) & ROOM_MASK] |= 1;
             }
-            let target = vertex_of(n, w) & MASK;
-            for (side, neighbour) in [p - stride, p - 1].into_iter().enumerate() {
-                let u = state.cells[neighbour & CELL_MASK];
-                if u != 0 && u != w {
-                    let source = vertex_of(n, u) & MASK;
-                    self.into[side][target] |= 1 << source;
-                    self.out[side][source] |= 1 << target;
-                }
-            }
+            self.out[side][0] = arcs;
         }
         for side in 0..2 {
             self.plans[side] = if self.shortcut {
@@ -145,33 +160,50 @@ impl Bits {
         }
     }
 
+    /// The vertex and the arc bit of each cell value, for `n + 1` vertices.
+    fn number(&mut self, n: usize) {
+        self.slot_vertex = [TRASH as u8; SLOTS];
+        self.slot_bit = [0; SLOTS];
+        self.slot_vertex[slot_of(WALL)] = 0;
+        self.slot_bit[slot_of(WALL)] = 1;
+        for w in 1..=n {
+            // Block `w − 1` is vertex `n − (w − 1)`.
+            let v = n + 1 - w;
+            self.slot_vertex[slot_of(w as u16)] = v as u8;
+            self.slot_bit[slot_of(w as u16)] = 1 << v;
+        }
+        self.numbered = true;
+    }
+
     /// The order of the in-lists of `side`, for the backtrack: each target's sources as met
     /// walking its cells from the highest down.
     fn in_lists(&mut self, geometry: &Geometry, state: &State, side: usize) {
         let n = self.n;
         let side = side & 1;
         let del = [geometry.stride as i32, 1][side];
-        let (mut listed, mut len) = (1u64, 0);
+        // Each source is written at the end of the list, which grows only if it is new there
+        // (an empty cell has no bit, so it never is): no branch on the board.
+        let mut listed = 1u64;
+        let mut len = 0;
         for &k in &self.walls.cells[side] {
-            let source = vertex_of(n, state.cells[(k - del) as usize & CELL_MASK]);
-            if source < VERTICES && listed >> source & 1 == 0 {
-                listed |= 1 << source;
-                self.met[side][0][len & MASK] = source as u8;
-                len += 1;
-            }
+            let slot = slot_of(state.cells[(k - del) as usize & CELL_MASK]);
+            let fresh = self.slot_bit[slot] & !listed;
+            self.met[side][0][len & MASK] = self.slot_vertex[slot];
+            len += usize::from(fresh != 0);
+            listed |= fresh;
         }
         self.met_len[side][0] = len as u8;
         for (b, block) in state.blocks.iter().enumerate() {
             let target = n.wrapping_sub(b) & MASK;
-            let (mut listed, mut len) = (1u64 << target, 0);
+            let mut listed = 1u64 << target;
+            let mut len = 0;
             for &offset in geometry.shapes[usize::from(block.kind) & 15].iter().rev() {
                 let k = block.anchor as i32 + offset;
-                let source = vertex_of(n, state.cells[(k - del) as usize & CELL_MASK]);
-                if source < VERTICES && listed >> source & 1 == 0 {
-                    listed |= 1 << source;
-                    self.met[side][target][len & MASK] = source as u8;
-                    len += 1;
-                }
+                let slot = slot_of(state.cells[(k - del) as usize & CELL_MASK]);
+                let fresh = self.slot_bit[slot] & !listed;
+                self.met[side][target][len & MASK] = self.slot_vertex[slot];
+                len += usize::from(fresh != 0);
+                listed |= fresh;
             }
             self.met_len[side][target] = len as u8;
         }
@@ -367,15 +399,11 @@ impl Bits {
     }
 }
 
-/// The vertex of cell value `w`, or `VERTICES` for an empty cell.
+/// The slot of cell value `w` in [`Bits::slot_vertex`] and [`Bits::slot_bit`]: 0 for a wall, 1 for
+/// an empty cell, `w + 1` for a block.
 #[inline]
-fn vertex_of(n: usize, w: u16) -> usize {
-    match w {
-        WALL => 0,
-        0 => VERTICES,
-        // Block `w − 1` is vertex `n − (w − 1)`.
-        w => (n + 1).wrapping_sub(usize::from(w)),
-    }
+fn slot_of(w: u16) -> usize {
+    usize::from(w.wrapping_add(1)) & (SLOTS - 1)
 }
 
 /// How [`Bits::chains`] found the ideals of a side: `ups` ideals of the free vertices,
@@ -389,7 +417,7 @@ struct Plan {
 
 /// The vertices `from` and all they lead to by `arcs` within `within`.
 #[inline]
-fn closure(arcs: &[u64; VERTICES], from: u64, within: u64) -> u64 {
+fn closure<const N: usize>(arcs: &[u64; N], from: u64, within: u64) -> u64 {
     let mut seen = from;
     let mut frontier = from;
     while frontier != 0 {

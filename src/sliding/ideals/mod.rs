@@ -97,6 +97,9 @@ struct Walls {
     /// The live cells of the board they were found for.
     live: Vec<u32>,
     cells: [Vec<i32>; 2],
+    /// The walls and dead cells `k` with a live cell at `k + del`, on which the stuck vertex's
+    /// arcs land, for each side.
+    facing: [Vec<i32>; 2],
 }
 
 impl Walls {
@@ -116,6 +119,12 @@ impl Walls {
             *walls = (first_cell..cells)
                 .rev()
                 .filter(|&k| !live[k] && live[k - del])
+                .map(|k| k as i32)
+                .collect();
+        }
+        for (facing, del) in self.facing.iter_mut().zip([geometry.stride, 1]) {
+            *facing = (0..cells - del)
+                .filter(|&k| !live[k] && live[k + del])
                 .map(|k| k as i32)
                 .collect();
         }
