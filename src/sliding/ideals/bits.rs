@@ -138,11 +138,10 @@ impl Bits {
             }
         }
         // From the stuck vertex to the blocks its cells face.
-        let dels = [geometry.stride as i32, 1];
-        for side in 0..2 {
+        for (side, del) in [geometry.stride as i32, 1].into_iter().enumerate() {
             let mut arcs = 0;
             for &k in &self.walls.facing[side] {
-                let slot = slot_of(state.cells[(k + dels[side]) as usize & CELL_MASK]);
+                let slot = slot_of(state.cells[(k + del) as usize & CELL_MASK]);
                 arcs |= self.slot_bit[slot];
                 self.into[side][usize::from(self.slot_vertex[slot]) & ROOM_MASK] |= 1;
             }
