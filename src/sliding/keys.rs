@@ -15,7 +15,7 @@
 //! (checked against it over random walks in the tests below).
 
 use super::moves::{Next, Sink};
-use super::pack::{Geometry, State, CELL_MASK, SKIP};
+use super::pack::{Block, Geometry, State, CELL_MASK, SKIP};
 
 /// The sink of [`super::moves::Mover::successor_keys`]: `emit` gets each successor's key.
 pub struct KeySink<const W: usize, F> {
@@ -49,9 +49,17 @@ where
         }
     }
 
-    /// The parent's key with nybbles `rank[lo]..rank[hi + 1]` written from `heads[lo..=hi]`.
+    /// The parent's key with nybbles `rank[lo]..rank[hi + 1]` written from the heads of cells
+    /// `lo..=hi`, which are `heads[p - base]`.
     #[inline]
-    fn window(&self, state: &State, lo: usize, hi: usize) -> [u64; W] {
+    fn window<const N: usize>(
+        &self,
+        state: &State,
+        heads: &[u8; N],
+        base: usize,
+        lo: usize,
+        hi: usize,
+    ) -> [u64; W] {
         let first = usize::from(state.rank[lo & CELL_MASK]);
         let end = usize::from(state.rank[(hi + 1) & CELL_MASK]);
         let mut key = self.parent;
@@ -59,7 +67,7 @@ where
             // At most 16 nybbles: gather the window's in a register, then splice them in.
             let mut nybbles = 0u64;
             for p in lo..hi + 1 {
-                let head = state.heads[p & CELL_MASK];
+                let head = heads[p.wrapping_sub(base) & (N - 1)];
                 let keep = u32::from(head != SKIP);
                 nybbles = (nybbles << (4 * keep)) | u64::from(head & 0xf) & (0xf * u64::from(keep));
             }
@@ -78,7 +86,7 @@ where
         }
         let mut i = first;
         for p in lo..hi + 1 {
-            let head = state.heads[p & CELL_MASK];
+            let head = heads[p.wrapping_sub(base) & (N - 1)];
             let keep = usize::from(head != SKIP);
             key[word::<W>(i)] |= (u64::from(head & 0xf) * keep as u64) << shift(i);
             i += keep;
@@ -127,13 +135,58 @@ where
             put_heads(geometry, state, b, delta);
         }
         let (lo, hi) = bounds(geometry, state, movers, delta);
-        let key = self.window(state, lo, hi);
+        let key = self.window(state, &state.heads, 0, lo, hi);
         for &b in movers {
             clear_heads(geometry, state, b, delta);
         }
         key
     }
 }
+
+impl<const W: usize, F> KeySink<W, F>
+where
+    F: FnMut(&[u64; W]) -> Next,
+{
+    /// The key with `movers` displaced by `delta`, computed in a copy of the window's heads,
+    /// the state untouched: the movers' heads are cleared in the copy when `on_board` (else the
+    /// state has none), and written displaced. `None` when the window is wider than the copy.
+    #[inline]
+    fn buffered(
+        &self,
+        geometry: &Geometry,
+        state: &State,
+        movers: &[u16],
+        delta: i32,
+        on_board: bool,
+    ) -> Option<[u64; W]> {
+        let (lo, hi) = bounds(geometry, state, movers, delta);
+        let mut heads = [0u8; BUFFER];
+        heads.copy_from_slice(state.heads.get(lo..lo + BUFFER)?);
+        if hi - lo >= BUFFER {
+            return None;
+        }
+        let at = |block: Block, delta: i32| block.anchor as i32 + delta - lo as i32;
+        if on_board {
+            for &b in movers {
+                let block = state.blocks[usize::from(b)];
+                for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+                    heads[(at(block, 0) + off) as usize & (BUFFER - 1)] = 0;
+                }
+            }
+        }
+        for &b in movers {
+            let block = state.blocks[usize::from(b)];
+            for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+                heads[(at(block, delta) + off) as usize & (BUFFER - 1)] = SKIP;
+            }
+            heads[at(block, delta) as usize & (BUFFER - 1)] = block.kind;
+        }
+        Some(self.window(state, &heads, lo, lo, hi))
+    }
+}
+
+/// Cells of the copy [`KeySink::buffered`] works in.
+const BUFFER: usize = 64;
 
 /// Whether every mover is a single cell (its key changes in two nybbles per mover).
 #[inline]
@@ -196,9 +249,15 @@ where
         movers: &[u16],
         delta: i32,
     ) -> Next {
-        // The block's heads come off the board at its first show, and back at `finish_one`
-        // (a single cell needs no heads).
-        if !self.heads_lifted && !all_unit(geometry, state, movers) {
+        if all_unit(geometry, state, movers) {
+            let key = self.unit_moves(state, movers, delta);
+            return (self.emit)(&key);
+        }
+        if let Some(key) = self.buffered(geometry, state, movers, delta, !self.heads_lifted) {
+            return (self.emit)(&key);
+        }
+        // Else the block's heads come off the board, and back at `finish_one`.
+        if !self.heads_lifted {
             clear_heads(geometry, state, movers[0], 0);
             self.heads_lifted = true;
         }
@@ -215,7 +274,10 @@ where
         delta: i32,
     ) -> Next {
         // The lifting cleared the movers' heads.
-        let key = self.displaced(geometry, state, movers, delta);
+        let key = match self.buffered(geometry, state, movers, delta, false) {
+            Some(key) => key,
+            None => self.displaced(geometry, state, movers, delta),
+        };
         (self.emit)(&key)
     }
 
@@ -229,6 +291,9 @@ where
     ) -> Next {
         if all_unit(geometry, state, movers) {
             let key = self.unit_moves(state, movers, delta);
+            return (self.emit)(&key);
+        }
+        if let Some(key) = self.buffered(geometry, state, movers, delta, true) {
             return (self.emit)(&key);
         }
         // Only the heads take the step, and take it back.
