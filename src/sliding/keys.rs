@@ -274,9 +274,13 @@ where
         delta: i32,
     ) -> Next {
         // The lifting cleared the movers' heads.
-        let key = match self.buffered(geometry, state, movers, delta, false) {
-            Some(key) => key,
-            None => self.displaced(geometry, state, movers, delta),
+        let key = if all_unit(geometry, state, movers) {
+            self.unit_moves(state, movers, delta)
+        } else {
+            match self.buffered(geometry, state, movers, delta, false) {
+                Some(key) => key,
+                None => self.displaced(geometry, state, movers, delta),
+            }
         };
         (self.emit)(&key)
     }
