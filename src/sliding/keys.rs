@@ -399,6 +399,18 @@ mod tests {
     }
 
     #[test]
+    fn windows_wider_than_the_copy_are_rewritten_in_place() {
+        // A block four rows tall on a board 31 cells wide: its window spans more than the
+        // 64 cells `KeySink::buffered` copies, and so may long moves of the single cells.
+        let text = "4 x 30 (tall)\n1 = 1/1/1/1\n2 = 1\n1202002000000020000000000000002\n";
+        let puzzle = Puzzle::parse_with(text.as_bytes(), true).expect("valid");
+        let geometry = Geometry::new(&puzzle);
+        assert!(geometry.extent[1] >= 64);
+        assert!(geometry.words > 4);
+        check::<8>(&puzzle, 200, 11);
+    }
+
+    #[test]
     fn rewritten_keys_span_several_words() {
         // Mixed shapes in 18 nybbles: windows cross the word boundary.
         let text = "4 x 7 (wide)\n1 = 11/11\n2 = 1/1\n3 = 11\n4 = 1\n120340402030140040\n";
