@@ -7,6 +7,10 @@
 //! `rank[lo]` to `rank[hi + 1]` need writing, from the successor's `heads` between `lo` and
 //! `hi` — where `rank[p]`, kept by [`State::unpack`], counts the nybbles before cell `p`.
 //!
+//! The successor's heads between `lo` and `hi` are made in a 64-cell copy of the parent's
+//! (the movers' old heads cleared, their new ones written), leaving the state alone; a window
+//! wider than that is made on the board and put back.
+//!
 //! Movers that are single cells (every tile of an n-puzzle) need not even that: no cell is
 //! skipped before or after the move, so every rank stays, and the key changes only in the
 //! nybbles of the movers' old cells (their kinds go) and new cells (their kinds come).
