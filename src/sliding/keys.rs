@@ -122,8 +122,8 @@ impl<const W: usize, F> KeySink<W, F>
 where
     F: FnMut(&[u64; W]) -> Next,
 {
-    /// The key with `movers`, whose heads are off the board, displaced by `delta` (their heads
-    /// are put there for the window and taken off again).
+    /// The key with `movers` (not all single cells), whose heads are off the board, displaced
+    /// by `delta` (their heads are put there for the window and taken off again).
     #[inline]
     fn displaced(
         &self,
@@ -132,9 +132,6 @@ where
         movers: &[u16],
         delta: i32,
     ) -> [u64; W] {
-        if all_unit(geometry, state, movers) {
-            return self.unit_moves(state, movers, delta);
-        }
         for &b in movers {
             put_heads(geometry, state, b, delta);
         }
@@ -145,12 +142,7 @@ where
         }
         key
     }
-}
 
-impl<const W: usize, F> KeySink<W, F>
-where
-    F: FnMut(&[u64; W]) -> Next,
-{
     /// The key with `movers` displaced by `delta`, computed in a copy of the window's heads,
     /// the state untouched: the movers' heads are cleared in the copy when `on_board` (else the
     /// state has none), and written displaced. `None` when the window is wider than the copy.
