@@ -251,3 +251,50 @@ fn random_puzzles_have_the_same_superpieces_by_lists_and_by_bits() {
     }
     assert!(compared > 1_000, "{compared} configurations");
 }
+
+/// The move generator against the oracle's moves, in every configuration reachable in random
+/// puzzles and in every style: the same (blocks, shift) pairs, each once. So a mover walking
+/// along paths never shows a place twice, even when it is a superpiece of several directions
+/// or its first step leads nowhere but back.
+#[test]
+fn every_move_is_shown_once_and_only_the_oracles_moves_are() {
+    use fifteen::sliding::moves::Mover;
+    let mut rng = Lcg(31_415);
+    let mut mover = Mover::new();
+    let mut compared = 0;
+    for _ in 0..40 {
+        let text = random_puzzle(&mut rng, 5);
+        let puzzle = Puzzle::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let geometry = Geometry::new(&puzzle);
+        let oracle = Reference::new(&puzzle);
+        let start = oracle.blocks_of(&puzzle.start);
+        for style in Style::ALL {
+            for (blocks, _) in all_reachable(&oracle, &start, style) {
+                let mut state = geometry.state_of(&layout_of(&puzzle, &blocks));
+                let mut ours = Vec::new();
+                mover.successors(&geometry, &mut state, style, |after, movers, delta| {
+                    let mut shift = (0, 0);
+                    let mut moved: Blocks = movers
+                        .iter()
+                        .map(|&b| {
+                            let block = after.blocks[usize::from(b)];
+                            let (r1, c1) = geometry.row_col(block.anchor);
+                            let (r0, c0) = geometry.row_col((block.anchor as i32 - delta) as u32);
+                            shift = (r1 as i32 - r0 as i32, c1 as i32 - c0 as i32);
+                            (block.kind, r0 as i32, c0 as i32)
+                        })
+                        .collect();
+                    moved.sort_unstable();
+                    ours.push((moved, shift));
+                    true
+                });
+                let mut expected = oracle.moves(&blocks, style);
+                ours.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(ours, expected, "style {}, {blocks:?}\n{text}", style.0);
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 2_000, "{compared} configurations");
+}

@@ -291,7 +291,10 @@ impl Mover {
                 for b in descending(candidates) {
                     movers.clear();
                     movers.push(b);
-                    if !self.walker.travel(geometry, state, &movers, k, reach, sink) {
+                    if !self
+                        .walker
+                        .travel(geometry, state, &movers, k, reach, false, sink)
+                    {
                         break 'directions;
                     }
                 }
@@ -301,7 +304,7 @@ impl Mover {
             self.ideals.prepare(geometry, state);
             let walker = &mut self.walker;
             self.ideals.for_each(geometry, |k, movers| {
-                walker.travel(geometry, state, movers, k, reach, sink)
+                walker.travel(geometry, state, movers, k, reach, true, sink)
             });
         }
         self.members = movers;
@@ -365,31 +368,51 @@ impl Walker {
     }
 
     /// Depth first over the displacements reachable from 0 by unit steps, starting with a step
-    /// in direction `first`, in the seed's order (section 45): `visit(δ, i)` for each
-    /// displacement not yet reached by this mover, entered by a step in direction `i`,
-    /// answers `None` when the mover does not fit there (it is not entered, and may be reached
-    /// again from elsewhere), or what next. False when a visit asked to stop.
+    /// in direction `first`, in the seed's order (section 45): `show(state, δ)` for each
+    /// displacement not yet reached by this mover where it `fits(state, δ, i)`, entered by a
+    /// step in direction `i`, answers what next (a displacement where the mover does not fit is
+    /// not entered, and may be reached again from elsewhere). `fitted` says the first step is
+    /// known to fit. False when a visit asked to stop.
+    ///
+    /// A first step that leads nowhere but back is shown without a slot: no other walk of this
+    /// mover can reach it, since every way to it passes through the origin, where walks never
+    /// go back to. Most superpieces have only that step, and so skip the marks.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn walk(
         &mut self,
         geometry: &Geometry,
-        slot: usize,
+        state: &mut State,
+        movers: &[u16],
         first: usize,
-        mut visit: impl FnMut(i32, usize) -> Option<Next>,
+        fitted: bool,
+        fits: impl Fn(&State, i32, usize) -> bool,
+        mut show: impl FnMut(&mut State, i32) -> Next,
     ) -> bool {
+        let dirs = geometry.dirs;
+        let step = dirs[first];
+        if !fitted && !fits(state, step, first) {
+            return true;
+        }
+        let onward = (0..4).any(|i| i != first ^ 1 && fits(state, step + dirs[i], i));
+        if !onward {
+            return show(state, step) != Next::Stop;
+        }
+        let slot = self.slot(geometry, movers);
         let origin = geometry.padded as i32;
         let generation = self.generation;
-        let dirs = geometry.dirs;
         let marks = &mut self.marks[slot];
-        self.stack.clear();
-        let mut enter = |delta: i32, i: usize, stack: &mut Vec<(i32, usize, usize)>| {
+        let stack = &mut self.stack;
+        stack.clear();
+        // Enters `delta` (where the mover fits) by a step in direction `i`.
+        let mut enter = |state: &mut State, delta: i32, i: usize, stack: &mut Vec<_>| {
             let mark = (origin + delta) as usize;
             if marks[mark] == generation {
                 return true;
             }
-            match visit(delta, i) {
-                None => true,
-                Some(Next::Stop) => false,
-                Some(next) => {
+            match show(state, delta) {
+                Next::Stop => false,
+                next => {
                     marks[mark] = generation;
                     if next == Next::Explore {
                         stack.push((delta, i, 0));
@@ -398,21 +421,21 @@ impl Walker {
                 }
             }
         };
-        if !enter(dirs[first], first, &mut self.stack) {
+        if !enter(state, step, first, stack) {
             return false;
         }
-        while let Some(top) = self.stack.last_mut() {
+        while let Some(top) = stack.last_mut() {
             let (at, came, i) = *top;
             if i == 4 {
-                self.stack.pop();
+                stack.pop();
                 continue;
             }
             top.2 += 1;
             // Never straight back (`i ^ 1` is the opposite of direction `i`).
-            if i == came ^ 1 {
+            if i == came ^ 1 || !fits(state, at + dirs[i], i) {
                 continue;
             }
-            if !enter(at + dirs[i], i, &mut self.stack) {
+            if !enter(state, at + dirs[i], i, stack) {
                 return false;
             }
         }
@@ -420,7 +443,9 @@ impl Walker {
     }
 
     /// Moves `movers` as `reach` allows (along direction `k` for steps and lines; anywhere for
-    /// paths); false when the sink asked to stop. The state is restored either way.
+    /// paths); false when the sink asked to stop. The state is restored either way. `fitted`
+    /// says the first step in direction `k` is known to fit (a superpiece of direction `k`).
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn travel<S: Sink>(
         &mut self,
@@ -429,39 +454,44 @@ impl Walker {
         movers: &[u16],
         k: usize,
         reach: Reach,
+        fitted: bool,
         sink: &mut S,
     ) -> bool {
         if let [single] = movers {
-            let go = self.travel_one(geometry, state, movers, *single, k, reach, sink);
+            let go = self.travel_one(geometry, state, movers, *single, k, reach, fitted, sink);
             sink.finish_one(geometry, state, movers);
             return go;
         }
         // Several blocks move only as a superpiece of direction `k`, which can take that step.
+        debug_assert!(fitted);
         if reach == Reach::Step {
             return sink.show_step(geometry, state, movers, geometry.dirs[k]) != Next::Stop;
         }
         lift(geometry, state, movers, 0);
-        let mut go = true;
-        match reach {
+        let go = match reach {
             Reach::Step | Reach::Line => {
                 let dir = geometry.dirs[k];
                 let mut delta = dir;
-                while go && fits(geometry, state, movers, delta, k) {
-                    go = sink.show_lifted(geometry, state, movers, delta) != Next::Stop;
-                    if reach == Reach::Step {
-                        break;
+                loop {
+                    if sink.show_lifted(geometry, state, movers, delta) == Next::Stop {
+                        break false;
                     }
                     delta += dir;
+                    if !fits(geometry, state, movers, delta, k) {
+                        break true;
+                    }
                 }
             }
-            Reach::Path => {
-                let slot = self.slot(geometry, movers);
-                go = self.walk(geometry, slot, k, |delta, i| {
-                    fits(geometry, state, movers, delta, i)
-                        .then(|| sink.show_lifted(geometry, state, movers, delta))
-                });
-            }
-        }
+            Reach::Path => self.walk(
+                geometry,
+                state,
+                movers,
+                k,
+                true,
+                |state, delta, i| fits(geometry, state, movers, delta, i),
+                |state, delta| sink.show_lifted(geometry, state, movers, delta),
+            ),
+        };
         // Back where `lift(…, 0)` found them.
         drop_at(geometry, state, movers, 0);
         go
@@ -482,6 +512,7 @@ impl Walker {
         b: u16,
         k: usize,
         reach: Reach,
+        fitted: bool,
         sink: &mut S,
     ) -> bool {
         let block = state.blocks[usize::from(b)];
@@ -501,23 +532,22 @@ impl Walker {
             Reach::Step | Reach::Line => {
                 let dir = geometry.dirs[k];
                 let mut delta = dir;
-                while fits(state, delta, k) {
+                if !fitted && !fits(state, delta, k) {
+                    return true;
+                }
+                loop {
                     if sink.show_one(geometry, state, movers, delta) == Next::Stop {
                         return false;
                     }
-                    if reach == Reach::Step {
-                        break;
-                    }
                     delta += dir;
+                    if reach == Reach::Step || !fits(state, delta, k) {
+                        return true;
+                    }
                 }
-                true
             }
-            Reach::Path => {
-                let slot = self.slot(geometry, movers);
-                self.walk(geometry, slot, k, |delta, i| {
-                    fits(state, delta, i).then(|| sink.show_one(geometry, state, movers, delta))
-                })
-            }
+            Reach::Path => self.walk(geometry, state, movers, k, fitted, fits, |state, delta| {
+                sink.show_one(geometry, state, movers, delta)
+            }),
         }
     }
 }

@@ -101,6 +101,29 @@ impl Reference {
 
     /// Every configuration one move of `style` away from `config`.
     pub fn successors(&self, config: &Blocks, style: Style) -> HashSet<Blocks> {
+        self.moves(config, style)
+            .into_iter()
+            .map(|(movers, (dr, dc))| {
+                let mut next: Blocks = config
+                    .iter()
+                    .map(|&(k, r, c)| {
+                        if movers.contains(&(k, r, c)) {
+                            (k, r + dr, c + dc)
+                        } else {
+                            (k, r, c)
+                        }
+                    })
+                    .collect();
+                next.sort_unstable();
+                next
+            })
+            .collect()
+    }
+
+    /// Every move of `style` from `config`: the set of blocks that moves (a single block in
+    /// styles 0–2, any nonempty subset in styles 3–5), sorted, and the shift `(rows, columns)`.
+    /// A mover whose shifts are reached by unit steps (styles 2 and 5) lists each shift once.
+    pub fn moves(&self, config: &Blocks, style: Style) -> Vec<(Blocks, (i32, i32))> {
         let n = config.len();
         let subsets: Vec<Vec<usize>> = if style.superpieces() {
             (1u64..(1 << n))
@@ -109,7 +132,7 @@ impl Reference {
         } else {
             (0..n).map(|i| vec![i]).collect()
         };
-        let mut result = HashSet::new();
+        let mut result = Vec::new();
         for subset in subsets {
             let movers: Blocks = subset.iter().map(|&i| config[i]).collect();
             let others: HashSet<(i32, i32)> = (0..n)
@@ -147,20 +170,7 @@ impl Reference {
                     }
                 }
             }
-            for (dr, dc) in shifts {
-                let mut next: Blocks = (0..n)
-                    .map(|i| {
-                        let (k, r, c) = config[i];
-                        if subset.contains(&i) {
-                            (k, r + dr, c + dc)
-                        } else {
-                            (k, r, c)
-                        }
-                    })
-                    .collect();
-                next.sort_unstable();
-                result.insert(next);
-            }
+            result.extend(shifts.into_iter().map(|shift| (movers.clone(), shift)));
         }
         result
     }
