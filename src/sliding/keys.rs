@@ -70,10 +70,9 @@ where
         if W == 1 {
             // At most 16 nybbles: gather the window's in a register, then splice them in.
             let mut nybbles = 0u64;
-            for p in lo..hi + 1 {
-                let head = heads[p.wrapping_sub(base) & (N - 1)];
-                let keep = u32::from(head != SKIP);
-                nybbles = (nybbles << (4 * keep)) | u64::from(head & 0xf) & (0xf * u64::from(keep));
+            for &head in &heads[lo - base..=hi - base] {
+                let appended = (nybbles << 4) | u64::from(head & 0xf);
+                nybbles = if head != SKIP { appended } else { nybbles };
             }
             let below = |n: usize| u64::MAX.checked_shr(4 * n as u32).unwrap_or(0);
             let tail = (64 - 4 * end) as u32;
@@ -89,8 +88,7 @@ where
             key[w & (W - 1)] &= !(below(from) & !below(to));
         }
         let mut i = first;
-        for p in lo..hi + 1 {
-            let head = heads[p.wrapping_sub(base) & (N - 1)];
+        for &head in &heads[lo - base..=hi - base] {
             let keep = usize::from(head != SKIP);
             key[word::<W>(i)] |= (u64::from(head & 0xf) * keep as u64) << shift(i);
             i += keep;
