@@ -83,7 +83,7 @@ fn superpieces(c: &mut Criterion) {
             let mut count = 0usize;
             for state in &states {
                 bits.prepare(&geometry, state);
-                bits.for_each(|k, movers| {
+                bits.for_each(&geometry, |k, movers| {
                     count += k + movers.len();
                     true
                 });

@@ -241,9 +241,9 @@ fn random_puzzles_have_the_same_superpieces_by_lists_and_by_bits() {
             lists.prepare(&geometry, &state);
             let by_lists = listing(|visit| lists.for_each(&geometry, visit));
             bits.prepare(&geometry, &state);
-            let by_bits = listing(|visit| bits.for_each(visit));
+            let by_bits = listing(|visit| bits.for_each(&geometry, visit));
             backtrack.prepare(&geometry, &state);
-            let by_backtrack = listing(|visit| backtrack.for_each(visit));
+            let by_backtrack = listing(|visit| backtrack.for_each(&geometry, visit));
             assert_eq!(by_lists, by_backtrack, "{blocks:?}\n{text}");
             assert_eq!(by_lists, by_bits, "{blocks:?}\n{text}");
             compared += 1;

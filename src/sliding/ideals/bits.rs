@@ -7,7 +7,9 @@
 //! targets in decreasing vertex number, and a bit set per vertex says everything about it. A
 //! target's in-list gets its sources as they are first met walking the target's cells from
 //! the highest down, each put at the head: the in-list is that order reversed, kept (`met`)
-//! beside the bit set.
+//! beside the bit set. It matters only where an in-list brings several vertices forward at
+//! once, so it is made for those targets only, when the backtrack first needs it, from a copy
+//! of the configuration taken when the backtrack was found to be needed.
 //!
 //! The backtrack keeps the seed's permutation, which decides the vertex decided next, but the
 //! undecided vertices not yet brought forward are a bit set too, so the vertices that an arc
@@ -16,7 +18,7 @@
 //! test puzzles, and on random puzzles).
 
 use super::{backup, Walls};
-use crate::sliding::pack::{Geometry, State, CELL_MASK, WALL};
+use crate::sliding::pack::{Block, Geometry, State, CELL_MASK, PADDED_MAX, WALL};
 
 /// Room for the vertices: the stuck vertex and at most 63 blocks, one bit each.
 const VERTICES: usize = 64;
@@ -44,6 +46,12 @@ pub struct Bits {
     /// `met[side][v]`: those sources in the order they were met (the seed's in-list reversed).
     met: Box<[[[u8; VERTICES]; VERTICES]; 2]>,
     met_len: [[u8; VERTICES]; 2],
+    /// Per side: the vertices whose `met` is made for this configuration.
+    met_made: [u64; 2],
+    /// The cells (around the live span) and the blocks of the configuration, copied when a
+    /// side needs the backtrack, for making `met`.
+    board: Box<[u16; PADDED_MAX]>,
+    blocks: Vec<Block>,
     perm: [u8; VERTICES],
     iperm: [u8; VERTICES],
     /// Per backtrack level.
@@ -76,6 +84,9 @@ impl Default for Bits {
             into: [[0; ROOM]; 2],
             met: Box::new([[[0; VERTICES]; VERTICES]; 2]),
             met_len: [[0; VERTICES]; 2],
+            met_made: [0; 2],
+            board: Box::new([WALL; PADDED_MAX]),
+            blocks: Vec::new(),
             perm: [0; VERTICES],
             iperm: [0; VERTICES],
             decision: [false; VERTICES],
@@ -153,9 +164,14 @@ impl Bits {
             } else {
                 None
             };
-            if self.plans[side].is_none() {
-                self.in_lists(geometry, state, side);
-            }
+        }
+        if self.plans.iter().any(Option::is_none) {
+            // Every cell an in-list looks at: live cells, and the walls just above them.
+            let (first, last) = geometry.span;
+            let from = first.saturating_sub(geometry.stride);
+            self.board[from..=last].copy_from_slice(&state.cells[from..=last]);
+            self.blocks.clone_from(&state.blocks);
+            self.met_made = [0; 2];
         }
     }
 
@@ -174,57 +190,62 @@ impl Bits {
         self.numbered = true;
     }
 
-    /// The order of the in-lists of `side`, for the backtrack: each target's sources as met
-    /// walking its cells from the highest down.
-    fn in_lists(&mut self, geometry: &Geometry, state: &State, side: usize) {
-        let n = self.n;
-        let side = side & 1;
+    /// Makes `met[side][v]` unless made: the sources of `v`'s arcs in the order they are met
+    /// walking its cells from the highest down (without a branch on the board: each source is
+    /// written at the end of the list, which grows only if the source is new there, and an
+    /// empty cell has no bit, so it never is).
+    fn met_of(&mut self, geometry: &Geometry, side: usize, v: usize) {
+        let (side, v) = (side & 1, v & MASK);
+        if self.met_made[side] >> v & 1 == 1 {
+            return;
+        }
+        self.met_made[side] |= 1 << v;
         let del = [geometry.stride as i32, 1][side];
-        // Each source is written at the end of the list, which grows only if it is new there
-        // (an empty cell has no bit, so it never is): no branch on the board.
-        let mut listed = 1u64;
+        let (board, slot_bit, slot_vertex) = (&self.board, &self.slot_bit, &self.slot_vertex);
+        let met = &mut self.met[side][v];
+        let mut listed = 1u64 << v;
         let mut len = 0;
-        for &k in &self.walls.cells[side] {
-            let slot = slot_of(state.cells[(k - del) as usize & CELL_MASK]);
-            let fresh = self.slot_bit[slot] & !listed;
-            self.met[side][0][len & MASK] = self.slot_vertex[slot];
+        let mut meet = |k: i32| {
+            let slot = slot_of(board[(k - del) as usize & CELL_MASK]);
+            let fresh = slot_bit[slot] & !listed;
+            met[len & MASK] = slot_vertex[slot];
             len += usize::from(fresh != 0);
             listed |= fresh;
-        }
-        self.met_len[side][0] = len as u8;
-        for (b, block) in state.blocks.iter().enumerate() {
-            let target = n.wrapping_sub(b) & MASK;
-            let mut listed = 1u64 << target;
-            let mut len = 0;
+        };
+        if v == 0 {
+            self.walls.cells[side].iter().for_each(|&k| meet(k));
+        } else {
+            // Vertex `v` is our block `n − v`.
+            let block = self.blocks[self.n.wrapping_sub(v)];
             for &offset in geometry.shapes[usize::from(block.kind) & 15].iter().rev() {
-                let k = block.anchor as i32 + offset;
-                let slot = slot_of(state.cells[(k - del) as usize & CELL_MASK]);
-                let fresh = self.slot_bit[slot] & !listed;
-                self.met[side][target][len & MASK] = self.slot_vertex[slot];
-                len += usize::from(fresh != 0);
-                listed |= fresh;
+                meet(block.anchor as i32 + offset);
             }
-            self.met_len[side][target] = len as u8;
         }
+        self.met_len[side][v] = len as u8;
     }
 
     /// Calls `visit(k, movers)` for every superpiece of the prepared configuration, as
     /// [`super::Ideals::for_each`] does.
-    pub fn for_each(&mut self, mut visit: impl FnMut(usize, &[u16]) -> bool) -> bool {
-        self.side(0, 2, &mut visit) && self.side(1, 0, &mut visit)
+    pub fn for_each(
+        &mut self,
+        geometry: &Geometry,
+        mut visit: impl FnMut(usize, &[u16]) -> bool,
+    ) -> bool {
+        self.side(geometry, 0, 2, &mut visit) && self.side(geometry, 1, 0, &mut visit)
     }
 
     /// The superpieces of one digraph: from its chains when [`Bits::chains`] found them,
     /// otherwise by the backtrack.
     fn side(
         &mut self,
+        geometry: &Geometry,
         side: usize,
         k: usize,
         visit: &mut impl FnMut(usize, &[u16]) -> bool,
     ) -> bool {
         let side = side & 1;
         let Some(plan) = self.plans[side] else {
-            return self.backtrack(side, k, visit);
+            return self.backtrack(geometry, side, k, visit);
         };
         for i in 0..plan.ups {
             let ideal = self.chains[side][0][i & MASK];
@@ -301,6 +322,7 @@ impl Bits {
     /// (`k + 1` that of `−del`).
     fn backtrack(
         &mut self,
+        geometry: &Geometry,
         side: usize,
         k: usize,
         visit: &mut impl FnMut(usize, &[u16]) -> bool,
@@ -355,6 +377,7 @@ impl Bits {
                         t += 1;
                     } else {
                         // An in-list: the sources in the reverse of the order met.
+                        self.met_of(geometry, side, v);
                         for i in (0..usize::from(self.met_len[side][v])).rev() {
                             let u = usize::from(self.met[side][v][i & MASK]);
                             if new >> (u & MASK) & 1 == 1 {

@@ -58,7 +58,7 @@ impl Ideals {
         visit: impl FnMut(usize, &[u16]) -> bool,
     ) -> bool {
         if self.small {
-            self.bits.for_each(visit)
+            self.bits.for_each(geometry, visit)
         } else {
             self.lists.for_each(geometry, visit)
         }
@@ -163,10 +163,10 @@ mod tests {
         let by_lists = listing(|visit| lists.for_each(geometry, visit));
         let mut bits = Bits::default();
         bits.prepare(geometry, state);
-        let by_bits = listing(|visit| bits.for_each(visit));
+        let by_bits = listing(|visit| bits.for_each(geometry, visit));
         let mut backtrack = Bits::backtrack_only();
         backtrack.prepare(geometry, state);
-        let by_backtrack = listing(|visit| backtrack.for_each(visit));
+        let by_backtrack = listing(|visit| backtrack.for_each(geometry, visit));
         let at = geometry.key_hex(&state.pack_vec(geometry));
         assert_eq!(by_lists, by_backtrack, "{at}");
         assert_eq!(by_lists, by_bits, "{at}");
