@@ -39,8 +39,8 @@ const SLOTS: usize = 128;
 pub struct Bits {
     /// Vertices are `0..=n`.
     n: usize,
-    /// `out[side][u]`: the targets of `u`'s arcs.
-    out: [[u64; VERTICES]; 2],
+    /// `out[side][u]`: the targets of `u`'s arcs (`u` below 64; the rest stays 0).
+    out: [[u64; ROOM]; 2],
     /// `into[side][v]`: the sources of the arcs into `v` (and `TRASH`, written, never read).
     into: [[u64; ROOM]; 2],
     /// `met[side][v]`: those sources in the order they were met (the seed's in-list reversed).
@@ -80,7 +80,7 @@ impl Default for Bits {
     fn default() -> Self {
         Bits {
             n: 0,
-            out: [[0; VERTICES]; 2],
+            out: [[0; ROOM]; 2],
             into: [[0; ROOM]; 2],
             met: Box::new([[[0; VERTICES]; VERTICES]; 2]),
             met_len: [[0; VERTICES]; 2],
@@ -158,9 +158,10 @@ impl Bits {
             }
             self.out[side][0] = arcs;
         }
+        let reached = reached_from_stuck(&self.into, &self.out, u64::MAX >> (MASK - n));
         for side in 0..2 {
             self.plans[side] = if self.shortcut {
-                self.chains(side)
+                self.chains(side, reached[side])
             } else {
                 None
             };
@@ -276,11 +277,11 @@ impl Bits {
     /// ideals without it, all smaller than those with it. So the superpieces for `+del` are
     /// the nonempty ideals of `free`, growing; those for `−del` are what the ideals of `stuck`
     /// leave of it, shrinking to nothing.
-    fn chains(&mut self, side: usize) -> Option<Plan> {
+    fn chains(&mut self, side: usize, [to_stuck, from_stuck]: [u64; 2]) -> Option<Plan> {
         let side = side & 1;
         let all = u64::MAX >> (MASK - self.n);
-        let free = all & !closure(&self.into[side], 1, all);
-        let stuck = all & !closure(&self.out[side], 1, all);
+        let free = all & !to_stuck;
+        let stuck = all & !from_stuck;
         let [ups, downs] = &mut self.chains[side];
         Some(Plan {
             stuck,
@@ -452,10 +453,30 @@ fn closure<const N: usize>(arcs: &[u64; N], from: u64, within: u64) -> u64 {
     seen
 }
 
+/// Per side, the vertices that lead to the stuck vertex and those it leads to (itself among
+/// them), among `all`: the four closures side by side, one vertex of each per round, so that
+/// their chains of dependent loads overlap. A closure that is done looks at vertex 64, which
+/// no list has (its `into` and `out` entries stay 0).
+fn reached_from_stuck(into: &[[u64; ROOM]; 2], out: &[[u64; ROOM]; 2], all: u64) -> [[u64; 2]; 2] {
+    let arcs = [&into[0], &out[0], &into[1], &out[1]];
+    let mut seen = [1u64; 4];
+    let mut frontier = [1u64; 4];
+    while frontier.iter().any(|&f| f != 0) {
+        for c in 0..4 {
+            let v = frontier[c].trailing_zeros() as usize;
+            frontier[c] &= frontier[c].wrapping_sub(1);
+            let new = arcs[c][v & ROOM_MASK] & all & !seen[c];
+            seen[c] |= new;
+            frontier[c] |= new;
+        }
+    }
+    [[seen[0], seen[1]], [seen[2], seen[3]]]
+}
+
 /// The nonempty ideals of the vertices `within` (sets closed under `arcs`) in increasing
 /// order, in the front of `room`, when they are totally ordered by inclusion: how many;
 /// `None` when they are not. They are then the down-closures of the vertices.
-fn chain(arcs: &[u64; VERTICES], within: u64, room: &mut [u64; VERTICES]) -> Option<usize> {
+fn chain(arcs: &[u64; ROOM], within: u64, room: &mut [u64; VERTICES]) -> Option<usize> {
     let mut len = 0;
     let mut rest = within;
     while rest != 0 {
