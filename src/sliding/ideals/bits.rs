@@ -159,9 +159,9 @@ impl Bits {
             self.out[side][0] = arcs;
         }
         let reached = reached_from_stuck(&self.into, &self.out, u64::MAX >> (MASK - n));
-        for side in 0..2 {
+        for (side, reached) in reached.into_iter().enumerate() {
             self.plans[side] = if self.shortcut {
-                self.chains(side, reached[side])
+                self.chains(side, reached)
             } else {
                 None
             };
