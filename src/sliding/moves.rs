@@ -468,21 +468,9 @@ impl Walker {
             return sink.show_step(geometry, state, movers, geometry.dirs[k]) != Next::Stop;
         }
         lift(geometry, state, movers, 0);
-        let go = match reach {
-            Reach::Step | Reach::Line => {
-                let dir = geometry.dirs[k];
-                let mut delta = dir;
-                loop {
-                    if sink.show_lifted(geometry, state, movers, delta) == Next::Stop {
-                        break false;
-                    }
-                    delta += dir;
-                    if !fits(geometry, state, movers, delta, k) {
-                        break true;
-                    }
-                }
-            }
-            Reach::Path => self.walk(
+        // Along a line (steps were shown above) or any path.
+        let go = if reach == Reach::Path {
+            self.walk(
                 geometry,
                 state,
                 movers,
@@ -490,7 +478,19 @@ impl Walker {
                 true,
                 |state, delta, i| fits(geometry, state, movers, delta, i),
                 |state, delta| sink.show_lifted(geometry, state, movers, delta),
-            ),
+            )
+        } else {
+            let dir = geometry.dirs[k];
+            let mut delta = dir;
+            loop {
+                if sink.show_lifted(geometry, state, movers, delta) == Next::Stop {
+                    break false;
+                }
+                delta += dir;
+                if !fits(geometry, state, movers, delta, k) {
+                    break true;
+                }
+            }
         };
         // Back where `lift(…, 0)` found them.
         drop_at(geometry, state, movers, 0);
