@@ -73,6 +73,27 @@ pub struct Geometry {
     pub span: (usize, usize),
     /// The state with every live cell empty, which [`State::unpack`] starts from.
     blank: State,
+    /// What [`State::unpack`] needs to go by bit masks, when the span of live cells is at most
+    /// 64 cells long and no shape has more than 8 cells.
+    masks: Option<SpanMasks>,
+}
+
+/// The span of live cells (from the first one, [`Geometry::span`]) as the bits of a `u64`, for
+/// unpacking without a branch per cell: the next cell that takes a nybble is always the
+/// lowest one not yet covered.
+#[derive(Clone, Debug)]
+struct SpanMasks {
+    /// The live cells.
+    live: u64,
+    /// `shape[k]`: the cells of kind `k`'s shape from its anchor's bit; for kind 0 (an empty
+    /// cell) the anchor's bit alone.
+    shape: [u64; 16],
+    /// `cover[k][..width]`: kind `k`'s shape as padded offsets, filled up to the longest used
+    /// shape's length `width` (at most 8) by repeating the first offset (writing a cell twice
+    /// changes nothing); all zero for kind 0. So every nybble writes `width` cells, without a
+    /// branch the predictor could miss.
+    cover: [[i32; 8]; 16],
+    width: usize,
 }
 
 /// One block of a [`State`].
@@ -201,6 +222,28 @@ impl Geometry {
             before += u16::from(blank.heads[p] == 0);
         }
         blank.rank[last + 1..].fill(nybbles as u16);
+        let width = shapes.iter().map(Vec::len).max().unwrap_or(1).max(1);
+        let masks = (last - first < 64 && width <= 8).then(|| {
+            let mut cover = [[0; 8]; 16];
+            let mut shape = [1u64; 16];
+            for (kind, offsets) in shapes.iter().enumerate().skip(1) {
+                for (j, slot) in cover[kind].iter_mut().enumerate() {
+                    *slot = offsets.get(j).or(offsets.first()).copied().unwrap_or(0);
+                }
+                // A used kind fits in the span, so its offsets are below 64.
+                shape[kind] = offsets
+                    .iter()
+                    .fold(0, |bits, &off| bits | 1u64 << (off & 63));
+            }
+            SpanMasks {
+                live: live
+                    .iter()
+                    .fold(0, |bits, &p| bits | 1u64 << (p as usize - first)),
+                shape,
+                cover,
+                width,
+            }
+        });
         Geometry {
             rows,
             cols,
@@ -219,6 +262,7 @@ impl Geometry {
             landing,
             span: (first, last),
             blank,
+            masks,
         }
     }
 
@@ -335,6 +379,18 @@ impl State {
         if geometry.all_unit {
             return self.unpack_units(geometry, key);
         }
+        if let Some(masks) = &geometry.masks {
+            return match masks.width {
+                1 | 2 => self.unpack_by_masks::<2>(geometry, masks, key),
+                3 | 4 => self.unpack_by_masks::<4>(geometry, masks, key),
+                _ => self.unpack_by_masks::<8>(geometry, masks, key),
+            };
+        }
+        self.unpack_cell_by_cell(geometry, key);
+    }
+
+    /// [`State::unpack`] on any board: one pass over the span, a branch per cell.
+    pub fn unpack_cell_by_cell(&mut self, geometry: &Geometry, key: &[u64]) {
         let (first, last) = geometry.span;
         let blank = &geometry.blank;
         self.cells[first..=last].copy_from_slice(&blank.cells[first..=last]);
@@ -369,6 +425,69 @@ impl State {
                 self.heads[q] = SKIP;
             }
             self.heads[p & CELL_MASK] = kind;
+        }
+    }
+
+    /// [`State::unpack`] by [`SpanMasks`]: one round per nybble, at the lowest live cell not
+    /// yet covered, without a branch on what it holds; then the ranks, counting the cells met.
+    /// `WIDTH` is at least the masks' width.
+    #[inline]
+    fn unpack_by_masks<const WIDTH: usize>(
+        &mut self,
+        geometry: &Geometry,
+        masks: &SpanMasks,
+        key: &[u64],
+    ) {
+        let (first, last) = geometry.span;
+        let blank = &geometry.blank;
+        self.cells[first..=last].copy_from_slice(&blank.cells[first..=last]);
+        self.heads[first..=last].copy_from_slice(&blank.heads[first..=last]);
+        // Every configuration has as many blocks and empty cells; one slot more in each list
+        // takes the write that the other list's nybble makes in passing.
+        let block_count = geometry.block_count;
+        self.blocks
+            .resize(block_count + 1, Block { kind: 0, anchor: 0 });
+        self.empties.resize(geometry.nybbles - block_count + 1, 0);
+        let (mut b, mut e) = (0usize, 0usize);
+        let mut free = masks.live;
+        let mut met = 0u64;
+        let mut word = 0u64;
+        for i in 0..geometry.nybbles {
+            if i & 15 == 0 {
+                word = key.get(i >> 4).copied().unwrap_or(0);
+            }
+            let kind = (word >> 60) as usize;
+            word <<= 4;
+            let at = free.trailing_zeros() & 63;
+            met |= 1 << at;
+            free &= !(masks.shape[kind] << at);
+            let p = first + at as usize;
+            let is_block = usize::from(kind != 0);
+            let value = (b as u16 + 1) * is_block as u16;
+            for &off in &masks.cover[kind][..WIDTH] {
+                let q = (p as i32 + off) as usize & CELL_MASK;
+                self.cells[q] = value;
+                self.heads[q] = SKIP;
+            }
+            self.heads[p & CELL_MASK] = kind as u8;
+            if let Some(slot) = self.blocks.get_mut(b) {
+                *slot = Block {
+                    kind: kind as u8,
+                    anchor: p as u32,
+                };
+            }
+            if let Some(slot) = self.empties.get_mut(e) {
+                *slot = p as u32;
+            }
+            b += is_block;
+            e += 1 - is_block;
+        }
+        self.blocks.truncate(b);
+        self.empties.truncate(e);
+        let mut before = 0u16;
+        for (at, rank) in self.rank[first..=last].iter_mut().enumerate() {
+            *rank = before;
+            before += (met >> at & 1) as u16;
         }
     }
 
