@@ -255,7 +255,8 @@ fn random_puzzles_have_the_same_superpieces_by_lists_and_by_bits() {
 /// The move generator against the oracle's moves, in every configuration reachable in random
 /// puzzles and in every style: the same (blocks, shift) pairs, each once. So a mover walking
 /// along paths never shows a place twice, even when it is a superpiece of several directions
-/// or its first step leads nowhere but back.
+/// or its first step leads nowhere but back. Both with fits tested on the occupancy bits and
+/// cell by cell, as on large boards.
 #[test]
 fn every_move_is_shown_once_and_only_the_oracles_moves_are() {
     use fifteen::sliding::moves::Mover;
@@ -265,14 +266,19 @@ fn every_move_is_shown_once_and_only_the_oracles_moves_are() {
     for _ in 0..40 {
         let text = random_puzzle(&mut rng, 5);
         let puzzle = Puzzle::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let geometry = Geometry::new(&puzzle);
+        let by_bits = Geometry::new(&puzzle);
+        assert!(by_bits.occupancy.is_some());
+        let by_cells = by_bits.clone().by_cells();
         let oracle = Reference::new(&puzzle);
         let start = oracle.blocks_of(&puzzle.start);
-        for style in Style::ALL {
+        for (style, geometry) in Style::ALL
+            .into_iter()
+            .flat_map(|style| [(style, &by_bits), (style, &by_cells)])
+        {
             for (blocks, _) in all_reachable(&oracle, &start, style) {
                 let mut state = geometry.state_of(&layout_of(&puzzle, &blocks));
                 let mut ours = Vec::new();
-                mover.successors(&geometry, &mut state, style, |after, movers, delta| {
+                mover.successors(geometry, &mut state, style, |after, movers, delta| {
                     let mut shift = (0, 0);
                     let mut moved: Blocks = movers
                         .iter()
@@ -296,7 +302,7 @@ fn every_move_is_shown_once_and_only_the_oracles_moves_are() {
             }
         }
     }
-    assert!(compared > 2_000, "{compared} configurations");
+    assert!(compared > 4_000, "{compared} configurations");
 }
 
 /// Unpacking by bit masks (boards whose live cells span at most 64 padded cells) rebuilds

@@ -163,14 +163,14 @@ where
         if on_board {
             for &b in movers {
                 let block = state.blocks[usize::from(b)];
-                for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+                for &off in &geometry.cover[usize::from(block.kind) & 15] {
                     heads[(at(block, 0) + off) as usize & (BUFFER - 1)] = 0;
                 }
             }
         }
         for &b in movers {
             let block = state.blocks[usize::from(b)];
-            for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+            for &off in &geometry.cover[usize::from(block.kind) & 15] {
                 heads[(at(block, delta) + off) as usize & (BUFFER - 1)] = SKIP;
             }
             heads[at(block, delta) as usize & (BUFFER - 1)] = block.kind;
@@ -195,7 +195,7 @@ fn all_unit(geometry: &Geometry, state: &State, movers: &[u16]) -> bool {
 fn put_heads(geometry: &Geometry, state: &mut State, b: u16, delta: i32) {
     let block = state.blocks[usize::from(b)];
     let anchor = block.anchor as i32 + delta;
-    for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+    for &off in &geometry.cover[usize::from(block.kind) & 15] {
         state.heads[(anchor + off) as usize & CELL_MASK] = SKIP;
     }
     state.heads[anchor as usize & CELL_MASK] = block.kind;
@@ -206,7 +206,7 @@ fn put_heads(geometry: &Geometry, state: &mut State, b: u16, delta: i32) {
 fn clear_heads(geometry: &Geometry, state: &mut State, b: u16, delta: i32) {
     let block = state.blocks[usize::from(b)];
     let anchor = block.anchor as i32 + delta;
-    for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+    for &off in &geometry.cover[usize::from(block.kind) & 15] {
         state.heads[(anchor + off) as usize & CELL_MASK] = 0;
     }
 }

@@ -30,6 +30,7 @@ pub mod ideals;
 pub mod keys;
 pub mod moves;
 pub mod npuzzle;
+pub mod occupancy;
 pub mod output;
 pub mod pack;
 pub mod reference;

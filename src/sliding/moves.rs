@@ -7,7 +7,9 @@
 //! board, tried at each displacement, and put back; a single block stays on the board while it
 //! is tried, its own cells counting as empty, and is shown at a displacement only to emit the
 //! move. Every intermediate displacement must be a legal place for the mover, so a step never
-//! leaves the padded board.
+//! leaves the padded board. Whether the mover fits is one test on the configuration's
+//! [`super::occupancy`] bits when the board has them (boards of up to about 64 padded cells),
+//! else a look at the cells its front meets.
 //!
 //! Movers come in the seed's order (sections 42 and 57), and styles 2 and 5 explore a mover's
 //! displacements depth first as its recursion does (section 45), so that the search numbers new
@@ -27,6 +29,7 @@
 
 use super::ideals::Ideals;
 use super::keys::KeySink;
+use super::occupancy::Occupancy;
 use super::pack::{Geometry, State, CELL_MASK, WALL};
 use super::units;
 use super::Style;
@@ -275,6 +278,11 @@ impl Mover {
     ) {
         let reach = Reach::of(style);
         self.walker.next_configuration(geometry);
+        // In style 3 every move is a superpiece's one step, known to fit: nothing to test.
+        let occupied = (style.0 != 3)
+            .then_some(geometry.occupancy.as_ref())
+            .flatten()
+            .map(|bits| bits.of(state));
         let mut movers = std::mem::take(&mut self.members);
         if style.0 < 3 {
             // Only a block with an empty cell just beyond it in a direction can move that way.
@@ -293,7 +301,7 @@ impl Mover {
                     movers.push(b);
                     if !self
                         .walker
-                        .travel(geometry, state, &movers, k, reach, false, sink)
+                        .travel(geometry, state, &movers, k, reach, false, occupied, sink)
                     {
                         break 'directions;
                     }
@@ -304,7 +312,7 @@ impl Mover {
             self.ideals.prepare(geometry, state);
             let walker = &mut self.walker;
             self.ideals.for_each(geometry, |k, movers| {
-                walker.travel(geometry, state, movers, k, reach, true, sink)
+                walker.travel(geometry, state, movers, k, reach, true, occupied, sink)
             });
         }
         self.members = movers;
@@ -394,7 +402,9 @@ impl Walker {
         if !fitted && !fits(state, step, first) {
             return true;
         }
-        let onward = (0..4).any(|i| i != first ^ 1 && fits(state, step + dirs[i], i));
+        let onward = (0..4).fold(false, |onward, i| {
+            onward | ((i != first ^ 1) & fits(state, step + dirs[i], i))
+        });
         if !onward {
             return show(state, step) != Next::Stop;
         }
@@ -445,6 +455,8 @@ impl Walker {
     /// Moves `movers` as `reach` allows (along direction `k` for steps and lines; anywhere for
     /// paths); false when the sink asked to stop. The state is restored either way. `fitted`
     /// says the first step in direction `k` is known to fit (a superpiece of direction `k`).
+    /// `occupied` is the configuration's [`Occupancy`] bits, when the board has them: then
+    /// fits are tested on bits rather than on the cells.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn travel<S: Sink>(
@@ -455,10 +467,34 @@ impl Walker {
         k: usize,
         reach: Reach,
         fitted: bool,
+        occupied: Option<u64>,
         sink: &mut S,
     ) -> bool {
+        let bits = geometry.occupancy.as_ref().zip(occupied);
         if let [single] = movers {
-            let go = self.travel_one(geometry, state, movers, *single, k, reach, fitted, sink);
+            let block = state.blocks[usize::from(*single)];
+            let go = match bits {
+                Some((bits, occupied)) => {
+                    let mine = bits.mask(block);
+                    let others = occupied & !mine;
+                    let fits =
+                        |_: &State, delta: i32, _: usize| Occupancy::clear(mine, delta, others);
+                    self.travel_one(geometry, state, movers, k, reach, fitted, fits, sink)
+                }
+                None => {
+                    let fronts = &geometry.fronts[usize::from(block.kind) & 15];
+                    let (anchor, me) = (block.anchor as i32, single + 1);
+                    // The block stays on the board: its own cells count as empty.
+                    let fits = |state: &State, delta: i32, i: usize| {
+                        let at = anchor + delta;
+                        fronts[i].iter().all(|&off| {
+                            let v = state.cells[(at + off) as usize & CELL_MASK];
+                            v == 0 || v == me
+                        })
+                    };
+                    self.travel_one(geometry, state, movers, k, reach, fitted, fits, sink)
+                }
+            };
             sink.finish_one(geometry, state, movers);
             return go;
         }
@@ -467,18 +503,42 @@ impl Walker {
         if reach == Reach::Step {
             return sink.show_step(geometry, state, movers, geometry.dirs[k]) != Next::Stop;
         }
+        match bits {
+            Some((bits, occupied)) => {
+                let mine = movers
+                    .iter()
+                    .fold(0, |mine, &b| mine | bits.mask(state.blocks[usize::from(b)]));
+                let others = occupied & !mine;
+                let fits = |_: &State, delta: i32, _: usize| Occupancy::clear(mine, delta, others);
+                self.travel_lifted(geometry, state, movers, k, reach, fits, sink)
+            }
+            None => {
+                let fits =
+                    |state: &State, delta: i32, i: usize| fits(geometry, state, movers, delta, i);
+                self.travel_lifted(geometry, state, movers, k, reach, fits, sink)
+            }
+        }
+    }
+
+    /// [`Walker::travel`] of several blocks along a line or a path, lifted off the board
+    /// meanwhile; `fits` tests a displacement of the lifted blocks.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn travel_lifted<S: Sink>(
+        &mut self,
+        geometry: &Geometry,
+        state: &mut State,
+        movers: &[u16],
+        k: usize,
+        reach: Reach,
+        fits: impl Fn(&State, i32, usize) -> bool,
+        sink: &mut S,
+    ) -> bool {
         lift(geometry, state, movers, 0);
-        // Along a line (steps were shown above) or any path.
         let go = if reach == Reach::Path {
-            self.walk(
-                geometry,
-                state,
-                movers,
-                k,
-                true,
-                |state, delta, i| fits(geometry, state, movers, delta, i),
-                |state, delta| sink.show_lifted(geometry, state, movers, delta),
-            )
+            self.walk(geometry, state, movers, k, true, fits, |state, delta| {
+                sink.show_lifted(geometry, state, movers, delta)
+            })
         } else {
             let dir = geometry.dirs[k];
             let mut delta = dir;
@@ -487,7 +547,7 @@ impl Walker {
                     break false;
                 }
                 delta += dir;
-                if !fits(geometry, state, movers, delta, k) {
+                if !fits(state, delta, k) {
                     break true;
                 }
             }
@@ -496,12 +556,10 @@ impl Walker {
         drop_at(geometry, state, movers, 0);
         go
     }
-}
 
-impl Walker {
-    /// [`Walker::travel`] for a single block `b` (`movers == [b]`), which stays on the board
-    /// except while a move is shown: its own cells count as empty when it is tried somewhere,
-    /// which is what lifting it would give. Emits the same moves in the same order.
+    /// [`Walker::travel`] for a single block (`movers == [b]`), which stays on the board
+    /// except while a move is shown: `fits` counts its own cells as empty when it is tried
+    /// somewhere, which is what lifting it would give. Emits the same moves in the same order.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn travel_one<S: Sink>(
@@ -509,25 +567,12 @@ impl Walker {
         geometry: &Geometry,
         state: &mut State,
         movers: &[u16],
-        b: u16,
         k: usize,
         reach: Reach,
         fitted: bool,
+        fits: impl Fn(&State, i32, usize) -> bool,
         sink: &mut S,
     ) -> bool {
-        let block = state.blocks[usize::from(b)];
-        let fronts = &geometry.fronts[usize::from(block.kind) & 15];
-        let anchor = block.anchor as i32;
-        let me = b + 1;
-        // Whether the block fits at `delta`, reached by a step in direction `i` from a place
-        // where it fits.
-        let fits = |state: &State, delta: i32, i: usize| {
-            let at = anchor + delta;
-            fronts[i].iter().all(|&off| {
-                let v = state.cells[(at + off) as usize & CELL_MASK];
-                v == 0 || v == me
-            })
-        };
         match reach {
             Reach::Step | Reach::Line => {
                 let dir = geometry.dirs[k];

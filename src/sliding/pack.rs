@@ -21,6 +21,7 @@
 //! kind, have equal keys. Since a block's cells all follow its anchor in row-major order, the
 //! unpacking meets every anchor before the rest of its block.
 
+use super::occupancy::Occupancy;
 use super::spec::{Layout, Puzzle};
 
 /// Cell value of the border and of dead cells.
@@ -45,6 +46,11 @@ pub struct Geometry {
     /// Shape of each kind as padded offsets from the anchor (first offset 0, the others
     /// increasing); index 0 unused.
     pub shapes: [Vec<i32>; 16],
+    /// `cover[k]`: kind `k`'s shape, for writing its cells: when no used shape has more than 8
+    /// cells, every used one is filled up to the longest one's length by repeating its first
+    /// offset (writing a cell twice changes nothing), so that loops over them run the same
+    /// number of times, which the branch predictor learns; else the shapes.
+    pub cover: [Vec<i32>; 16],
     /// `extent[k]`: the largest offset of kind `k`'s shape (its last cell in row-major order).
     pub extent: [i32; 16],
     /// `unit[k]`: kind `k` is a single cell.
@@ -76,6 +82,8 @@ pub struct Geometry {
     /// What [`State::unpack`] needs to go by bit masks, when the span of live cells is at most
     /// 64 cells long and no shape has more than 8 cells.
     masks: Option<SpanMasks>,
+    /// The board as bits, for fit tests, when it fits in 64 bits.
+    pub occupancy: Option<Occupancy>,
 }
 
 /// The span of live cells (from the first one, [`Geometry::span`]) as the bits of a `u64`, for
@@ -194,6 +202,13 @@ impl Geometry {
             }
             lists
         });
+        let longest = shapes.iter().map(Vec::len).max().unwrap_or(0);
+        let cover = shapes.clone().map(|mut shape| {
+            if let Some(&first) = shape.first().filter(|_| longest <= 8) {
+                shape.resize(longest, first);
+            }
+            shape
+        });
         let extent = std::array::from_fn(|kind| shapes[kind].iter().copied().max().unwrap_or(0));
         let unit: [bool; 16] = std::array::from_fn(|kind| shapes[kind].len() == 1);
         let all_unit = puzzle
@@ -244,6 +259,7 @@ impl Geometry {
                 width,
             }
         });
+        let occupancy = Occupancy::new(first, last, stride, &shapes);
         Geometry {
             rows,
             cols,
@@ -251,6 +267,7 @@ impl Geometry {
             padded,
             live,
             shapes,
+            cover,
             extent,
             unit,
             all_unit,
@@ -263,7 +280,16 @@ impl Geometry {
             span: (first, last),
             blank,
             masks,
+            occupancy,
         }
+    }
+
+    /// The same geometry without its bit masks, so that unpacking and fit tests go cell by
+    /// cell as on boards too large for them (for testing that way on small boards).
+    pub fn by_cells(mut self) -> Geometry {
+        self.masks = None;
+        self.occupancy = None;
+        self
     }
 
     /// The padded index of board cell `cell` (row-major, unpadded).
@@ -351,7 +377,7 @@ impl State {
     #[inline]
     pub fn clear_block(&mut self, geometry: &Geometry, b: u16) {
         let block = self.blocks[usize::from(b)];
-        for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+        for &off in &geometry.cover[usize::from(block.kind) & 15] {
             let p = (block.anchor as i32 + off) as usize & CELL_MASK;
             self.cells[p] = 0;
             self.heads[p] = 0;
@@ -362,7 +388,7 @@ impl State {
     #[inline]
     pub fn put_block(&mut self, geometry: &Geometry, b: u16) {
         let block = self.blocks[usize::from(b)];
-        for &off in &geometry.shapes[usize::from(block.kind) & 15] {
+        for &off in &geometry.cover[usize::from(block.kind) & 15] {
             let p = (block.anchor as i32 + off) as usize & CELL_MASK;
             self.cells[p] = b + 1;
             self.heads[p] = SKIP;

@@ -1,0 +1,63 @@
+//! The board as the bits of one `u64`, so that whether a mover fits somewhere is one `and`
+//! instead of a loop over its front cells (whose length varies with the kind and the
+//! direction, a branch the predictor keeps missing).
+//!
+//! Bit `p − base` stands for padded cell `p`, where `base` is the cell just above the first
+//! live one: the window covers the live span and one row of wall on either side, which is as
+//! far as a mover is ever tried (only one step from a place where it fits). A block's cells
+//! are its kind's shape bits shifted to its anchor; a mover of several blocks is the union of
+//! theirs. Invariant: the clear bits of [`Occupancy::of`] are the empty cells, every other bit
+//! is set (blocks, walls, beyond the board), so a mover fits where its mask, displaced, meets
+//! no set bit once its own are cleared. Displacing is a rotation, which equals a shift since
+//! no bit of a mover tried one step from a place where it fits leaves the window. Boards whose
+//! window is wider than 64 cells go by the cells.
+
+use super::pack::{Block, State};
+
+/// The bit masks of a geometry whose window fits in 64 bits.
+#[derive(Clone, Debug)]
+pub struct Occupancy {
+    /// The padded cell of bit 0.
+    base: usize,
+    /// `shape[k]`: kind `k`'s cells, from its anchor at bit 0.
+    shape: [u64; 16],
+}
+
+impl Occupancy {
+    /// The masks for the live span `first..=last` of a board of row length `stride`, with the
+    /// kinds' shapes as padded offsets; `None` when the window is wider than 64 cells.
+    pub fn new(first: usize, last: usize, stride: usize, shapes: &[Vec<i32>; 16]) -> Option<Self> {
+        let base = first.checked_sub(stride)?;
+        let width = last + stride - base + 1;
+        if width > 64 {
+            return None;
+        }
+        let shape = std::array::from_fn(|kind| {
+            shapes[kind]
+                .iter()
+                .fold(0, |bits, &off| bits | 1u64 << (off & 63))
+        });
+        Some(Occupancy { base, shape })
+    }
+
+    /// The cells of `state` that are not empty: all but its empty cells (as unpacked).
+    #[inline]
+    pub fn of(&self, state: &State) -> u64 {
+        state.empties.iter().fold(u64::MAX, |bits, &p| {
+            bits & !(1 << ((p as usize).wrapping_sub(self.base) & 63))
+        })
+    }
+
+    /// The cells of `block`.
+    #[inline]
+    pub fn mask(&self, block: Block) -> u64 {
+        let at = (block.anchor as usize).wrapping_sub(self.base) & 63;
+        self.shape[usize::from(block.kind) & 15] << at
+    }
+
+    /// Whether the cells `mask`, displaced by `delta`, meet none of `others`.
+    #[inline]
+    pub fn clear(mask: u64, delta: i32, others: u64) -> bool {
+        mask.rotate_left(delta as u32 & 63) & others == 0
+    }
+}
