@@ -153,6 +153,16 @@ where
         delta: i32,
         on_board: bool,
     ) -> Option<[u64; W]> {
+        if let Some(occupancy) = &geometry.occupancy {
+            return Some(self.in_window(
+                geometry,
+                occupancy.base(),
+                state,
+                movers,
+                delta,
+                on_board,
+            ));
+        }
         let (lo, hi) = bounds(geometry, state, movers, delta);
         let mut heads = [0u8; BUFFER];
         heads.copy_from_slice(state.heads.get(lo..lo + BUFFER)?);
@@ -176,6 +186,45 @@ where
             heads[at(block, delta) as usize & (BUFFER - 1)] = block.kind;
         }
         Some(self.window(state, &heads, lo, lo, hi))
+    }
+
+    /// [`KeySink::buffered`] on a board whose [`super::occupancy`] window of 64 cells from
+    /// `base` holds every cell a mover is ever shown on: the copy is that window, and the
+    /// bounds come with writing the movers' new heads, in one pass over them.
+    #[inline]
+    fn in_window(
+        &self,
+        geometry: &Geometry,
+        base: usize,
+        state: &State,
+        movers: &[u16],
+        delta: i32,
+        on_board: bool,
+    ) -> [u64; W] {
+        let mut heads = [0u8; BUFFER];
+        heads.copy_from_slice(&state.heads[base..base + BUFFER]);
+        let at = |block: Block, delta: i32| block.anchor as i32 + delta - base as i32;
+        if on_board {
+            for &b in movers {
+                let block = state.blocks[usize::from(b)];
+                for &off in &geometry.cover[usize::from(block.kind) & 15] {
+                    heads[(at(block, 0) + off) as usize & (BUFFER - 1)] = 0;
+                }
+            }
+        }
+        let (mut lo, mut hi) = (i32::MAX, i32::MIN);
+        for &b in movers {
+            let block = state.blocks[usize::from(b)];
+            let kind = usize::from(block.kind) & 15;
+            lo = lo.min(block.anchor as i32);
+            hi = hi.max(block.anchor as i32 + geometry.extent[kind]);
+            for &off in &geometry.cover[kind] {
+                heads[(at(block, delta) + off) as usize & (BUFFER - 1)] = SKIP;
+            }
+            heads[at(block, delta) as usize & (BUFFER - 1)] = block.kind;
+        }
+        let (lo, hi) = ((lo + delta.min(0)) as usize, (hi + delta.max(0)) as usize);
+        self.window(state, &heads, base, lo, hi)
     }
 }
 
@@ -322,9 +371,15 @@ mod tests {
 
     /// Walks at random from the start; at each configuration the keys of
     /// [`Mover::successor_keys`] are exactly the packed states of [`Mover::successors`], in
-    /// the same order, and the state is left as it was.
+    /// the same order, and the state is left as it was. With the geometry's bit masks when it
+    /// has them, and cell by cell.
     fn check<const W: usize>(puzzle: &Puzzle, steps: usize, seed: u64) {
         let geometry = Geometry::new(puzzle);
+        check_with::<W>(puzzle, &geometry.clone().by_cells(), steps, seed);
+        check_with::<W>(puzzle, &geometry, steps, seed);
+    }
+
+    fn check_with<const W: usize>(puzzle: &Puzzle, geometry: &Geometry, steps: usize, seed: u64) {
         assert!(geometry.words <= W);
         let mut rng = seed;
         let mut next_random = move |n: usize| {
@@ -339,16 +394,16 @@ mod tests {
             let mut state = geometry.empty_state();
             for _ in 0..steps {
                 let words: [u64; W] = std::array::from_fn(|w| key.get(w).copied().unwrap_or(0));
-                state.unpack(&geometry, &key);
+                state.unpack(geometry, &key);
                 let before = state.clone();
                 let mut packed = Vec::new();
-                mover.successors(&geometry, &mut state, style, |next, _, _| {
-                    packed.push(next.pack::<W>(&geometry));
+                mover.successors(geometry, &mut state, style, |next, _, _| {
+                    packed.push(next.pack::<W>(geometry));
                     true
                 });
                 assert_eq!(state, before);
                 let mut rewritten = Vec::new();
-                mover.successor_keys(&geometry, &mut state, &words, style, |next| {
+                mover.successor_keys(geometry, &mut state, &words, style, |next| {
                     rewritten.push(*next);
                     Next::Explore
                 });

@@ -40,6 +40,11 @@ impl Occupancy {
         Some(Occupancy { base, shape })
     }
 
+    /// The padded cell of bit 0, the first of the window.
+    pub fn base(&self) -> usize {
+        self.base
+    }
+
     /// The cells of `state` that are not empty: all but its empty cells (as unpacked).
     #[inline]
     pub fn of(&self, state: &State) -> u64 {
