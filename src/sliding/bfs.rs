@@ -417,16 +417,21 @@ impl<'o, const W: usize> Search<'o, W> {
         let (part, mut i) = self.home(h);
         let slots = &self.parts[part];
         let len = slots.len();
-        let mut free = None;
+        // The first stale slot met (else `NONE`), kept without a branch: whether a slot is
+        // stale is as good as random.
+        const NONE: usize = usize::MAX;
+        let mut free = NONE;
         loop {
             let slot = slots[i];
             if slot == 0 {
                 break;
             }
             let n = slot & number_mask;
-            if n < stale_below {
-                free.get_or_insert(i);
-            } else if slot & !number_mask == fingerprint {
+            let take = (free == NONE) & (n < stale_below);
+            free = if take { i } else { free };
+            // Live with our fingerprint, in one comparison: `slot ^ fingerprint` is `n` just
+            // when the fingerprints agree, and more than `number_mask` otherwise.
+            if (slot ^ fingerprint).wrapping_sub(stale_below) <= number_mask - stale_below {
                 let number = self.table_base + u64::from(n) - 1;
                 if *self.key_of(number) == key {
                     return number;
@@ -444,13 +449,10 @@ impl<'o, const W: usize> Search<'o, W> {
         }
         self.next_number += 1;
         let slot = fingerprint | ((number - self.table_base + 1) as u32);
-        match free {
-            Some(at) => self.parts[part][at] = slot,
-            None => {
-                self.parts[part][i] = slot;
-                self.used[part] += 1;
-            }
-        }
+        // The stale slot met first, else the empty one that ended the probe.
+        let at = if free == NONE { i } else { free };
+        self.used[part] += usize::from(free == NONE);
+        self.parts[part][at] = slot;
         (self.observer)(Event::New {
             number,
             parent,
