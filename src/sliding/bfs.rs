@@ -296,7 +296,6 @@ impl<'o, const W: usize> Search<'o, W> {
             let level_start = search.next_number;
             for index in 0..size {
                 let key = *search.live(previous).get(index);
-                state.unpack(geometry, &key);
                 let parent = source_base + index as u64;
                 mover.successor_keys(geometry, &mut state, &key, style, |next| {
                     let key = *next;

@@ -459,6 +459,17 @@ mod tests {
         check::<8>(&puzzle, 200, 11);
     }
 
+    /// Single-cell blocks with several empty cells, dead cells and keys of two words: the
+    /// successors read off the key ([`crate::sliding::units`]) in every style.
+    #[test]
+    fn unit_moves_read_off_two_word_keys() {
+        let text = "3 x 7 (units)\n1 = 1\n2 = 1\n12001x0210002100x0012\n12001x0210002100x0012\n";
+        let puzzle = Puzzle::parse(text.as_bytes()).expect("valid");
+        assert_eq!(Geometry::new(&puzzle).words, 2);
+        check::<2>(&puzzle, 300, 12);
+        check::<4>(&puzzle, 100, 13);
+    }
+
     #[test]
     fn rewritten_keys_span_several_words() {
         // Mixed shapes in 18 nybbles: windows cross the word boundary.

@@ -231,9 +231,9 @@ impl Mover {
         self.generate(geometry, state, style, &mut ShowState(emit));
     }
 
-    /// Calls `emit(key)` with the key of every move of `style` from `state`, which must have
-    /// been unpacked from `key` (so that its ranks are those of `key`), in the order of
-    /// `Mover::generate`; `state` is restored afterwards.
+    /// Calls `emit(key)` with the key of every move of `style` from the configuration `key`,
+    /// in the order of `Mover::generate`. `state` is scratch space, unpacked from `key` when
+    /// the moves need it: n-puzzles in styles 0–2 go by the key alone ([`units`]).
     pub fn successor_keys<const W: usize, F>(
         &mut self,
         geometry: &Geometry,
@@ -245,18 +245,17 @@ impl Mover {
         F: FnMut(&[u64; W]) -> Next,
     {
         let reach = Reach::of(style);
+        let empties = geometry.nybbles - geometry.block_count;
         // With one empty cell, a path of a single-cell block is the one step onto it.
-        if geometry.all_unit
-            && !style.superpieces()
-            && (reach != Reach::Path || state.empties.len() == 1)
-        {
+        if geometry.all_unit && !style.superpieces() && (reach != Reach::Path || empties == 1) {
             let reach = if reach == Reach::Path {
                 Reach::Step
             } else {
                 reach
             };
-            return units::successor_keys(geometry, state, key, reach, emit);
+            return units::successor_keys(geometry, key, reach, emit);
         }
+        state.unpack(geometry, key);
         self.generate(geometry, state, style, &mut KeySink::new(*key, emit));
     }
 

@@ -23,6 +23,7 @@
 
 use super::occupancy::Occupancy;
 use super::spec::{Layout, Puzzle};
+use super::units::NO_CELL;
 
 /// Cell value of the border and of dead cells.
 pub const WALL: u16 = u16::MAX;
@@ -66,6 +67,9 @@ pub struct Geometry {
     pub words: usize,
     /// Offsets for moving right, left, down, up (the seed's `delta`).
     pub dirs: [i32; 4],
+    /// `steps[i][k]`: the live cell one step from live cell `i` in direction `dirs[k]`, by
+    /// its position in `live`, or [`super::units::NO_CELL`].
+    pub steps: Vec<[u16; 4]>,
     /// `fronts[k][i]`: the offsets of kind `k`'s cells whose neighbour in direction `dirs[i]`
     /// is not part of the shape — the only cells that can bump into anything on a step.
     pub fronts: [[Vec<i32>; 4]; 16],
@@ -260,6 +264,14 @@ impl Geometry {
             }
         });
         let occupancy = Occupancy::new(first, last, stride, &shapes);
+        let mut position = vec![NO_CELL; PADDED_MAX];
+        for (i, &p) in live.iter().enumerate() {
+            position[p as usize] = i as u16;
+        }
+        let steps = live
+            .iter()
+            .map(|&p| dirs.map(|dir| position[(p as i32 + dir) as usize & CELL_MASK]))
+            .collect();
         Geometry {
             rows,
             cols,
@@ -275,6 +287,7 @@ impl Geometry {
             nybbles,
             words: nybbles.div_ceil(16).max(1),
             dirs,
+            steps,
             fronts,
             landing,
             span: (first, last),

@@ -4,7 +4,8 @@
 //! fronts: in direction `k`, the block just before an empty cell `e` (at `e − dirs[k]`) can
 //! move onto `e` (and, in style 1, on along the run of empty cells beyond). Its key is the
 //! parent's with the block's kind taken from the nybble of its old cell and put into that of
-//! its new cell, at ranks that are the same in every configuration (no cell is ever skipped).
+//! its new cell. No cell is ever skipped, so nybble `i` is always live cell `i`: the moves are
+//! read off the key itself, without unpacking it.
 //!
 //! Invariant: the keys come in the order of [`super::moves::Mover::successors`] — direction by
 //! direction, the blocks within a direction from the largest number down, which is from the
@@ -13,55 +14,88 @@
 //! tests of [`super::keys`] check it against the general generator.
 
 use super::moves::{Next, Reach};
-use super::pack::{Geometry, State, CELL_MASK, SKIP};
+use super::pack::Geometry;
 
-/// The parent's `key` with `kind` moved from the nybble of cell `from` to that of cell `to`.
+/// No neighbour (a wall or a dead cell) in [`Geometry::steps`].
+pub const NO_CELL: u16 = u16::MAX;
+
+/// Nybble `i` of a key of `W` words.
 #[inline]
-fn moved<const W: usize>(
-    state: &State,
-    key: &[u64; W],
-    kind: u8,
-    from: usize,
-    to: usize,
-) -> [u64; W] {
+fn nybble<const W: usize>(key: &[u64; W], i: usize) -> u8 {
+    ((key[(i >> 4) & (W - 1)] >> shift(i)) & 0xf) as u8
+}
+
+/// Shift of nybble `i` in its word.
+#[inline]
+fn shift(i: usize) -> u32 {
+    (60 - 4 * (i & 15)) as u32
+}
+
+/// The key with `kind` moved from nybble `from` to nybble `to` (which holds 0).
+#[inline]
+fn moved<const W: usize>(key: &[u64; W], kind: u8, from: usize, to: usize) -> [u64; W] {
     let mut key = *key;
-    for cell in [from, to] {
-        let i = usize::from(state.rank[cell & CELL_MASK]);
-        key[(i >> 4) & (W - 1)] ^= u64::from(kind) << (60 - 4 * (i & 15));
+    for i in [from, to] {
+        key[(i >> 4) & (W - 1)] ^= u64::from(kind) << shift(i);
     }
     key
 }
 
-/// Calls `emit` with the key of every move of the single-cell blocks of `state` (unpacked from
-/// `key`) in a step or along a line, until it answers [`Next::Stop`]: for each direction, the
+/// Calls `emit` with the key of every move of the single-cell blocks of configuration `key`
+/// in a step or along a line, until it answers [`Next::Stop`]: for each direction, the
 /// blocks just before an empty cell, from the last empty cell back (the blocks from the
-/// largest number down, as blocks are numbered in cell order).
+/// largest number down, as blocks are numbered in cell order). Nybble `i` is live cell `i`
+/// (no cell is ever skipped), whose neighbours are [`Geometry::steps`]`[i]`; the empty cells
+/// are the zero nybbles, found a word at a time.
 pub(super) fn successor_keys<const W: usize, F>(
     geometry: &Geometry,
-    state: &State,
     key: &[u64; W],
     reach: Reach,
     mut emit: F,
 ) where
     F: FnMut(&[u64; W]) -> Next,
 {
-    // The kind of the block on a cell; 0 for an empty cell, SKIP for a wall.
-    let kind_at = |cell: i32| state.heads[cell as usize & CELL_MASK];
-    let is_block = |kind: u8| kind != 0 && kind != SKIP;
-    for &dir in &geometry.dirs {
-        for &e in state.empties.iter().rev() {
-            let from = e as i32 - dir;
-            let kind = kind_at(from);
-            if !is_block(kind) {
+    // The empty cells, last first: in a word, the lowest zero nybble is the last one.
+    let mut empties = [0u16; 256];
+    let mut count = 0;
+    let nybbles = geometry.nybbles;
+    for w in (0..geometry.words.min(W)).rev() {
+        let word = key[w];
+        let mut zeros = !(word | word >> 1 | word >> 2 | word >> 3) & 0x1111_1111_1111_1111;
+        // Only the nybbles of the configuration (the last word may be partly unused).
+        let used = (nybbles - 16 * w).min(16);
+        zeros &= u64::MAX.checked_shl(4 * (16 - used) as u32).unwrap_or(0);
+        while zeros != 0 {
+            let i = 16 * w + 15 - (zeros.trailing_zeros() / 4) as usize;
+            zeros &= zeros - 1;
+            empties[count & 255] = i as u16;
+            count += 1;
+        }
+    }
+    let steps = &geometry.steps;
+    let next = |i: usize, k: usize| usize::from(steps.get(i).map_or(NO_CELL, |s| s[k]));
+    for k in 0..4 {
+        for &e in &empties[..count.min(256)] {
+            let e = usize::from(e);
+            // The block just before `e`, opposite to direction `k`.
+            let from = next(e, k ^ 1);
+            if from == usize::from(NO_CELL) {
                 continue;
             }
-            let mut to = e as i32;
+            let kind = nybble(key, from);
+            if kind == 0 {
+                continue;
+            }
+            let mut to = e;
             loop {
-                if emit(&moved(state, key, kind, from as usize, to as usize)) == Next::Stop {
+                if emit(&moved(key, kind, from, to)) == Next::Stop {
                     return;
                 }
-                to += dir;
-                if reach == Reach::Step || kind_at(to) != 0 {
+                if reach == Reach::Step {
+                    break;
+                }
+                to = next(to, k);
+                if to == usize::from(NO_CELL) || nybble(key, to) != 0 {
                     break;
                 }
             }
