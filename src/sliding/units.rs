@@ -55,48 +55,45 @@ pub(super) fn successor_keys<const W: usize, F>(
 ) where
     F: FnMut(&[u64; W]) -> Next,
 {
-    // The empty cells, last first: in a word, the lowest zero nybble is the last one.
-    let mut empties = [0u16; 256];
-    let mut count = 0;
     let nybbles = geometry.nybbles;
-    for w in (0..geometry.words.min(W)).rev() {
+    // The empty cells: a bit per zero nybble (in a word, the lowest is the last one).
+    let zeros: [u64; W] = std::array::from_fn(|w| {
         let word = key[w];
-        let mut zeros = !(word | word >> 1 | word >> 2 | word >> 3) & 0x1111_1111_1111_1111;
+        let zeros = !(word | word >> 1 | word >> 2 | word >> 3) & 0x1111_1111_1111_1111;
         // Only the nybbles of the configuration (the last word may be partly unused).
-        let used = (nybbles - 16 * w).min(16);
-        zeros &= u64::MAX.checked_shl(4 * (16 - used) as u32).unwrap_or(0);
-        while zeros != 0 {
-            let i = 16 * w + 15 - (zeros.trailing_zeros() / 4) as usize;
-            zeros &= zeros - 1;
-            empties[count & 255] = i as u16;
-            count += 1;
-        }
-    }
+        let used = nybbles.saturating_sub(16 * w).min(16);
+        zeros & u64::MAX.checked_shl(4 * (16 - used) as u32).unwrap_or(0)
+    });
     let steps = &geometry.steps;
     let next = |i: usize, k: usize| usize::from(steps.get(i).map_or(NO_CELL, |s| s[k]));
     for k in 0..4 {
-        for &e in &empties[..count.min(256)] {
-            let e = usize::from(e);
-            // The block just before `e`, opposite to direction `k`.
-            let from = next(e, k ^ 1);
-            if from == usize::from(NO_CELL) {
-                continue;
-            }
-            let kind = nybble(key, from);
-            if kind == 0 {
-                continue;
-            }
-            let mut to = e;
-            loop {
-                if emit(&moved(key, kind, from, to)) == Next::Stop {
-                    return;
+        // The empty cells, last first.
+        for (w, &zeros) in zeros.iter().enumerate().rev() {
+            let mut rest = zeros;
+            while rest != 0 {
+                let e = 16 * w + 15 - (rest.trailing_zeros() / 4) as usize;
+                rest &= rest - 1;
+                // The block just before `e`, opposite to direction `k`.
+                let from = next(e, k ^ 1);
+                if from == usize::from(NO_CELL) {
+                    continue;
                 }
-                if reach == Reach::Step {
-                    break;
+                let kind = nybble(key, from);
+                if kind == 0 {
+                    continue;
                 }
-                to = next(to, k);
-                if to == usize::from(NO_CELL) || nybble(key, to) != 0 {
-                    break;
+                let mut to = e;
+                loop {
+                    if emit(&moved(key, kind, from, to)) == Next::Stop {
+                        return;
+                    }
+                    if reach == Reach::Step {
+                        break;
+                    }
+                    to = next(to, k);
+                    if to == usize::from(NO_CELL) || nybble(key, to) != 0 {
+                        break;
+                    }
                 }
             }
         }
