@@ -468,7 +468,8 @@ impl State {
     }
 
     /// [`State::unpack`] by [`SpanMasks`]: one round per nybble, at the lowest live cell not
-    /// yet covered, without a branch on what it holds; then the ranks, counting the cells met.
+    /// yet covered, without a branch on what it holds; then the blocks' cells, and the ranks,
+    /// counting the cells met.
     /// `WIDTH` is at least the masks' width.
     #[inline]
     fn unpack_by_masks<const WIDTH: usize>(
@@ -502,13 +503,6 @@ impl State {
             free &= !(masks.shape[kind] << at);
             let p = first + at as usize;
             let is_block = usize::from(kind != 0);
-            let value = (b as u16 + 1) * is_block as u16;
-            for &off in &masks.cover[kind][..WIDTH] {
-                let q = (p as i32 + off) as usize & CELL_MASK;
-                self.cells[q] = value;
-                self.heads[q] = SKIP;
-            }
-            self.heads[p & CELL_MASK] = kind as u8;
             if let Some(slot) = self.blocks.get_mut(b) {
                 *slot = Block {
                     kind: kind as u8,
@@ -523,6 +517,16 @@ impl State {
         }
         self.blocks.truncate(b);
         self.empties.truncate(e);
+        // The blocks' cells (the empty ones are as on the blank board), as many per block.
+        for (b, block) in self.blocks.iter().enumerate() {
+            let anchor = block.anchor as i32;
+            for &off in &masks.cover[usize::from(block.kind) & 15][..WIDTH] {
+                let q = (anchor + off) as usize & CELL_MASK;
+                self.cells[q] = b as u16 + 1;
+                self.heads[q] = SKIP;
+            }
+            self.heads[anchor as usize & CELL_MASK] = block.kind;
+        }
         let mut before = 0u16;
         for (at, rank) in self.rank[first..=last].iter_mut().enumerate() {
             *rank = before;
