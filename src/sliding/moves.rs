@@ -286,11 +286,28 @@ impl Mover {
         if style.0 < 3 {
             // Only a block with an empty cell just beyond it in a direction can move that way.
             let mut candidates = [BlockSet::default(); 4];
-            for &p in &state.empties {
-                for (k, &dir) in geometry.dirs.iter().enumerate() {
-                    let v = state.cells[(p as i32 - dir) as usize & CELL_MASK];
-                    if v != 0 && v != WALL {
-                        insert(&mut candidates[k], usize::from(v - 1));
+            match geometry.occupancy.as_ref().zip(occupied) {
+                Some((bits, occupied)) => {
+                    // The cells of blocks whose neighbour in direction `k` is empty.
+                    let blocks = occupied & bits.live();
+                    for (k, &dir) in geometry.dirs.iter().enumerate() {
+                        let mut before_empty = (!occupied).rotate_right(dir as u32 & 63) & blocks;
+                        while before_empty != 0 {
+                            let at = before_empty.trailing_zeros() as usize;
+                            before_empty &= before_empty - 1;
+                            let v = state.cells[(bits.base() + at) & CELL_MASK];
+                            insert(&mut candidates[k], usize::from(v.wrapping_sub(1)) & 255);
+                        }
+                    }
+                }
+                None => {
+                    for &p in &state.empties {
+                        for (k, &dir) in geometry.dirs.iter().enumerate() {
+                            let v = state.cells[(p as i32 - dir) as usize & CELL_MASK];
+                            if v != 0 && v != WALL {
+                                insert(&mut candidates[k], usize::from(v - 1));
+                            }
+                        }
                     }
                 }
             }

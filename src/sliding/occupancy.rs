@@ -19,14 +19,22 @@ use super::pack::{Block, State};
 pub struct Occupancy {
     /// The padded cell of bit 0.
     base: usize,
+    /// The live cells.
+    live: u64,
     /// `shape[k]`: kind `k`'s cells, from its anchor at bit 0.
     shape: [u64; 16],
 }
 
 impl Occupancy {
-    /// The masks for the live span `first..=last` of a board of row length `stride`, with the
-    /// kinds' shapes as padded offsets; `None` when the window is wider than 64 cells.
-    pub fn new(first: usize, last: usize, stride: usize, shapes: &[Vec<i32>; 16]) -> Option<Self> {
+    /// The masks for the `live` cells, from `first` to `last`, of a board of row length
+    /// `stride`, with the kinds' shapes as padded offsets; `None` when the window is wider
+    /// than 64 cells.
+    pub fn new(
+        live: &[u32],
+        (first, last): (usize, usize),
+        stride: usize,
+        shapes: &[Vec<i32>; 16],
+    ) -> Option<Self> {
         let base = first.checked_sub(stride)?;
         let width = last + stride - base + 1;
         if width > 64 {
@@ -37,12 +45,20 @@ impl Occupancy {
                 .iter()
                 .fold(0, |bits, &off| bits | 1u64 << (off & 63))
         });
-        Some(Occupancy { base, shape })
+        let live = live
+            .iter()
+            .fold(0, |bits, &p| bits | 1 << ((p as usize - base) & 63));
+        Some(Occupancy { base, live, shape })
     }
 
     /// The padded cell of bit 0, the first of the window.
     pub fn base(&self) -> usize {
         self.base
+    }
+
+    /// The live cells.
+    pub fn live(&self) -> u64 {
+        self.live
     }
 
     /// The cells of `state` that are not empty: all but its empty cells (as unpacked).

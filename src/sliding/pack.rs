@@ -263,7 +263,7 @@ impl Geometry {
                 width,
             }
         });
-        let occupancy = Occupancy::new(first, last, stride, &shapes);
+        let occupancy = Occupancy::new(&live, (first, last), stride, &shapes);
         let mut position = vec![NO_CELL; PADDED_MAX];
         for (i, &p) in live.iter().enumerate() {
             position[p as usize] = i as u16;
