@@ -94,5 +94,44 @@ fn superpieces(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, classic, superpieces);
+/// Unpacking and move generation with the geometry's bit masks and cell by cell (as on boards
+/// too large for them), on every Klotski configuration: the ratios are what the masks save.
+fn bit_masks(c: &mut Criterion) {
+    let (by_bits, states) = reachable(&puzzle(include_bytes!("../tests/data/sliding/klotski.txt")));
+    let keys: Vec<[u64; 1]> = states.iter().map(|state| state.pack(&by_bits)).collect();
+    let by_cells = by_bits.clone().by_cells();
+    let mut group = c.benchmark_group("bit_masks");
+    group.sample_size(10);
+    for (name, geometry) in [("masks", &by_bits), ("cells", &by_cells)] {
+        let mut state = geometry.empty_state();
+        group.bench_function(format!("klotski/unpack_by_{name}"), |b| {
+            b.iter(|| {
+                keys.iter()
+                    .map(|key| {
+                        state.unpack(geometry, key);
+                        state.blocks.len()
+                    })
+                    .sum::<usize>()
+            })
+        });
+        let mut mover = Mover::new();
+        for style in [Style(2), Style(5)] {
+            group.bench_function(format!("klotski/style{}_moves_by_{name}", style.0), |b| {
+                b.iter(|| {
+                    let mut count = 0u64;
+                    for key in &keys {
+                        mover.successor_keys(geometry, &mut state, key, style, |next| {
+                            count += next[0] & 1;
+                            sliding::moves::Next::Explore
+                        });
+                    }
+                    count
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, classic, superpieces, bit_masks);
 criterion_main!(benches);
