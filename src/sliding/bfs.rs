@@ -541,24 +541,30 @@ impl<'o, const W: usize> Search<'o, W> {
         old_bits: u32,
     ) -> Result<(), MemoryLimit> {
         let old_mask = (1u32 << old_bits) - 1;
-        let number_of = |slot: u32| old_base + u64::from(slot & old_mask) - 1;
+        // A slot holds `number − old_base + 1`: live from this value on (0, a free slot, never).
+        let live_from = (self.live_base + 1 - old_base) as u32;
         let live = self.parts[part]
             .iter()
-            .filter(|&&s| s != 0 && number_of(s) >= self.live_base)
+            .filter(|&&s| s & old_mask >= live_from)
             .count();
         let capacity = (live * 2).max(MIN_PART);
         if !self.make_room(capacity as u64 * 4) {
             return Err(self.limit_error());
         }
-        let old = std::mem::replace(&mut self.parts[part], vec![0u32; capacity]);
+        let mut old = std::mem::replace(&mut self.parts[part], vec![0u32; capacity]);
         self.bytes += capacity as u64 * 4;
+        // The live entries to the front, without a branch per slot (whether a slot is live is
+        // as good as random).
+        let mut kept = 0;
+        for i in 0..old.len() {
+            let entry = old[i] & old_mask;
+            old[kept] = entry;
+            kept += usize::from(entry >= live_from);
+        }
         let number_mask = (1u32 << self.number_bits) - 1;
         self.used[part] = 0;
-        for slot in old.iter().copied().filter(|&s| s != 0) {
-            let number = number_of(slot);
-            if number < self.live_base {
-                continue;
-            }
+        for &entry in &old[..kept] {
+            let number = old_base + u64::from(entry) - 1;
             let h = hash(self.key_of(number));
             let (_, mut i) = self.home(h);
             let slots = &mut self.parts[part];
