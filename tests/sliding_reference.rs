@@ -156,6 +156,16 @@ fn check(text: &str, style: Style, rng: &mut Lcg) -> usize {
     levels.len()
 }
 
+/// A random puzzle's parts for the per-configuration tests: the puzzle, its geometry, the
+/// oracle, and the start as the oracle's blocks.
+fn parts_of(text: &str) -> (Puzzle, Geometry, Reference, Blocks) {
+    let puzzle = Puzzle::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let geometry = Geometry::new(&puzzle);
+    let oracle = Reference::new(&puzzle);
+    let start = oracle.blocks_of(&puzzle.start);
+    (puzzle, geometry, oracle, start)
+}
+
 fn all_reachable(oracle: &Reference, start: &Blocks, style: Style) -> Vec<(Blocks, u32)> {
     let mut seen = std::collections::HashMap::from([(start.clone(), 0u32)]);
     let mut frontier = vec![start.clone()];
@@ -232,10 +242,7 @@ fn random_puzzles_have_the_same_superpieces_by_lists_and_by_bits() {
         (Lists::default(), Bits::default(), Bits::backtrack_only());
     for _ in 0..60 {
         let text = random_puzzle(&mut rng, 8);
-        let puzzle = Puzzle::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let geometry = Geometry::new(&puzzle);
-        let oracle = Reference::new(&puzzle);
-        let start = oracle.blocks_of(&puzzle.start);
+        let (puzzle, geometry, oracle, start) = parts_of(&text);
         for (blocks, _) in all_reachable(&oracle, &start, Style(3)) {
             let state = geometry.state_of(&layout_of(&puzzle, &blocks));
             lists.prepare(&geometry, &state);
@@ -265,12 +272,9 @@ fn every_move_is_shown_once_and_only_the_oracles_moves_are() {
     let mut compared = 0;
     for _ in 0..40 {
         let text = random_puzzle(&mut rng, 5);
-        let puzzle = Puzzle::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let by_bits = Geometry::new(&puzzle);
+        let (puzzle, by_bits, oracle, start) = parts_of(&text);
         assert!(by_bits.occupancy.is_some());
         let by_cells = by_bits.clone().by_cells();
-        let oracle = Reference::new(&puzzle);
-        let start = oracle.blocks_of(&puzzle.start);
         for (style, geometry) in Style::ALL
             .into_iter()
             .flat_map(|style| [(style, &by_bits), (style, &by_cells)])
@@ -315,10 +319,7 @@ fn unpacking_by_masks_and_cell_by_cell_agree() {
     let mut compared = 0;
     for _ in 0..60 {
         let text = random_puzzle(&mut rng, 8);
-        let puzzle = Puzzle::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let geometry = Geometry::new(&puzzle);
-        let oracle = Reference::new(&puzzle);
-        let start = oracle.blocks_of(&puzzle.start);
+        let (puzzle, geometry, oracle, start) = parts_of(&text);
         let (mut by_masks, mut by_cells) = (geometry.empty_state(), geometry.empty_state());
         for (blocks, _) in all_reachable(&oracle, &start, Style(2)) {
             let key = geometry.key_of(&layout_of(&puzzle, &blocks));

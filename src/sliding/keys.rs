@@ -153,83 +153,64 @@ where
         delta: i32,
         on_board: bool,
     ) -> Option<[u64; W]> {
+        let mut heads = [0u8; BUFFER];
         if let Some(occupancy) = &geometry.occupancy {
-            return Some(self.in_window(
-                geometry,
-                occupancy.base(),
-                state,
-                movers,
-                delta,
-                on_board,
-            ));
+            // The occupancy window holds every cell a mover is ever shown on: the copy is that
+            // window, and the bounds come with writing the movers, in one pass over them.
+            let base = occupancy.base();
+            heads.copy_from_slice(&state.heads[base..base + BUFFER]);
+            let (lo, hi) = move_in_copy(geometry, state, &mut heads, base, movers, delta, on_board);
+            return Some(self.window(state, &heads, base, lo, hi));
         }
         let (lo, hi) = bounds(geometry, state, movers, delta);
-        let mut heads = [0u8; BUFFER];
         heads.copy_from_slice(state.heads.get(lo..lo + BUFFER)?);
         if hi - lo >= BUFFER {
             return None;
         }
-        let at = |block: Block, delta: i32| block.anchor as i32 + delta - lo as i32;
-        if on_board {
-            for &b in movers {
-                let block = state.blocks[usize::from(b)];
-                for &off in &geometry.cover[usize::from(block.kind) & 15] {
-                    heads[(at(block, 0) + off) as usize & (BUFFER - 1)] = 0;
-                }
-            }
-        }
-        for &b in movers {
-            let block = state.blocks[usize::from(b)];
-            for &off in &geometry.cover[usize::from(block.kind) & 15] {
-                heads[(at(block, delta) + off) as usize & (BUFFER - 1)] = SKIP;
-            }
-            heads[at(block, delta) as usize & (BUFFER - 1)] = block.kind;
-        }
+        move_in_copy(geometry, state, &mut heads, lo, movers, delta, on_board);
         Some(self.window(state, &heads, lo, lo, hi))
-    }
-
-    /// [`KeySink::buffered`] on a board whose [`super::occupancy`] window of 64 cells from
-    /// `base` holds every cell a mover is ever shown on: the copy is that window, and the
-    /// bounds come with writing the movers' new heads, in one pass over them.
-    #[inline]
-    fn in_window(
-        &self,
-        geometry: &Geometry,
-        base: usize,
-        state: &State,
-        movers: &[u16],
-        delta: i32,
-        on_board: bool,
-    ) -> [u64; W] {
-        let mut heads = [0u8; BUFFER];
-        heads.copy_from_slice(&state.heads[base..base + BUFFER]);
-        let at = |block: Block, delta: i32| block.anchor as i32 + delta - base as i32;
-        if on_board {
-            for &b in movers {
-                let block = state.blocks[usize::from(b)];
-                for &off in &geometry.cover[usize::from(block.kind) & 15] {
-                    heads[(at(block, 0) + off) as usize & (BUFFER - 1)] = 0;
-                }
-            }
-        }
-        let (mut lo, mut hi) = (i32::MAX, i32::MIN);
-        for &b in movers {
-            let block = state.blocks[usize::from(b)];
-            let kind = usize::from(block.kind) & 15;
-            lo = lo.min(block.anchor as i32);
-            hi = hi.max(block.anchor as i32 + geometry.extent[kind]);
-            for &off in &geometry.cover[kind] {
-                heads[(at(block, delta) + off) as usize & (BUFFER - 1)] = SKIP;
-            }
-            heads[at(block, delta) as usize & (BUFFER - 1)] = block.kind;
-        }
-        let (lo, hi) = ((lo + delta.min(0)) as usize, (hi + delta.max(0)) as usize);
-        self.window(state, &heads, base, lo, hi)
     }
 }
 
 /// Cells of the copy [`KeySink::buffered`] works in.
 const BUFFER: usize = 64;
+
+/// Makes the successor's heads in `heads`, a copy of the state's from cell `origin` on: the
+/// movers' old heads cleared when `on_board` (else the state has none), their new ones
+/// written, displaced by `delta`. Returns the cells between which the movers and their
+/// displacement lie.
+#[inline]
+fn move_in_copy(
+    geometry: &Geometry,
+    state: &State,
+    heads: &mut [u8; BUFFER],
+    origin: usize,
+    movers: &[u16],
+    delta: i32,
+    on_board: bool,
+) -> (usize, usize) {
+    let at = |block: Block, delta: i32| block.anchor as i32 + delta - origin as i32;
+    if on_board {
+        for &b in movers {
+            let block = state.blocks[usize::from(b)];
+            for &off in &geometry.cover[usize::from(block.kind) & 15] {
+                heads[(at(block, 0) + off) as usize & (BUFFER - 1)] = 0;
+            }
+        }
+    }
+    let (mut lo, mut hi) = (i32::MAX, i32::MIN);
+    for &b in movers {
+        let block = state.blocks[usize::from(b)];
+        let kind = usize::from(block.kind) & 15;
+        lo = lo.min(block.anchor as i32);
+        hi = hi.max(block.anchor as i32 + geometry.extent[kind]);
+        for &off in &geometry.cover[kind] {
+            heads[(at(block, delta) + off) as usize & (BUFFER - 1)] = SKIP;
+        }
+        heads[at(block, delta) as usize & (BUFFER - 1)] = block.kind;
+    }
+    ((lo + delta.min(0)) as usize, (hi + delta.max(0)) as usize)
+}
 
 /// Whether every mover is a single cell (its key changes in two nybbles per mover).
 #[inline]
