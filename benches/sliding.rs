@@ -94,15 +94,16 @@ fn superpieces(c: &mut Criterion) {
     group.finish();
 }
 
-/// Unpacking and move generation with the geometry's bit masks and cell by cell (as on boards
-/// too large for them), on every Klotski configuration: the ratios are what the masks save.
-fn bit_masks(c: &mut Criterion) {
+/// Unpacking and move generation with the geometry's occupancy bits and cell by cell (as on
+/// boards too large for them), on every Klotski configuration: the ratios are what the bits
+/// save.
+fn occupancy_bits(c: &mut Criterion) {
     let (by_bits, states) = reachable(&puzzle(include_bytes!("../tests/data/sliding/klotski.txt")));
     let keys: Vec<[u64; 1]> = states.iter().map(|state| state.pack(&by_bits)).collect();
     let by_cells = by_bits.clone().by_cells();
-    let mut group = c.benchmark_group("bit_masks");
+    let mut group = c.benchmark_group("occupancy_bits");
     group.sample_size(10);
-    for (name, geometry) in [("masks", &by_bits), ("cells", &by_cells)] {
+    for (name, geometry) in [("bits", &by_bits), ("cells", &by_cells)] {
         let mut state = geometry.empty_state();
         group.bench_function(format!("klotski/unpack_by_{name}"), |b| {
             b.iter(|| {
@@ -133,5 +134,5 @@ fn bit_masks(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, classic, superpieces, bit_masks);
+criterion_group!(benches, classic, superpieces, occupancy_bits);
 criterion_main!(benches);

@@ -309,24 +309,24 @@ fn every_move_is_shown_once_and_only_the_oracles_moves_are() {
     assert!(compared > 4_000, "{compared} configurations");
 }
 
-/// Unpacking by bit masks (boards whose live cells span at most 64 padded cells) rebuilds
+/// Unpacking by the occupancy bits (boards whose window fits in 64 bits) rebuilds
 /// exactly the state that the cell-by-cell pass does, cells, heads, ranks, blocks and empty
 /// cells, in every configuration reachable in random puzzles, over whatever the state held
 /// before.
 #[test]
-fn unpacking_by_masks_and_cell_by_cell_agree() {
+fn unpacking_by_bits_and_cell_by_cell_agree() {
     let mut rng = Lcg(2_718);
     let mut compared = 0;
     for _ in 0..60 {
         let text = random_puzzle(&mut rng, 8);
         let (puzzle, geometry, oracle, start) = parts_of(&text);
-        let (mut by_masks, mut by_cells) = (geometry.empty_state(), geometry.empty_state());
+        let (mut unpacked, mut by_cells) = (geometry.empty_state(), geometry.empty_state());
         for (blocks, _) in all_reachable(&oracle, &start, Style(2)) {
             let key = geometry.key_of(&layout_of(&puzzle, &blocks));
-            by_masks.unpack(&geometry, &key);
+            unpacked.unpack(&geometry, &key);
             by_cells.unpack_cell_by_cell(&geometry, &key);
-            assert!(by_masks == by_cells, "{blocks:?}\n{text}");
-            assert_eq!(by_masks.pack_vec(&geometry), key);
+            assert!(unpacked == by_cells, "{blocks:?}\n{text}");
+            assert_eq!(unpacked.pack_vec(&geometry), key);
             compared += 1;
         }
     }

@@ -352,7 +352,7 @@ mod tests {
 
     /// Walks at random from the start; at each configuration the keys of
     /// [`Mover::successor_keys`] are exactly the packed states of [`Mover::successors`], in
-    /// the same order, and the state is left as it was. With the geometry's bit masks when it
+    /// the same order, and the state is left as it was. With the geometry's occupancy bits when it
     /// has them, and cell by cell.
     fn check<const W: usize>(puzzle: &Puzzle, steps: usize, seed: u64) {
         let geometry = Geometry::new(puzzle);

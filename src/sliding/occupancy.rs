@@ -1,6 +1,7 @@
-//! The board as the bits of one `u64`, so that whether a mover fits somewhere is one `and`
-//! instead of a loop over its front cells (whose length varies with the kind and the
-//! direction, a branch the predictor keeps missing).
+//! The board as the bits of one `u64`: unpacking finds the cell of each nybble with one
+//! `trailing_zeros`, and whether a mover fits somewhere is one `and` instead of a loop over its
+//! front cells (whose length varies with the kind and the direction, a branch the predictor
+//! keeps missing).
 //!
 //! Bit `p − base` stands for padded cell `p`, where `base` is the cell just above the first
 //! live one: the window covers the live span and one row of wall on either side, which is as
@@ -67,6 +68,12 @@ impl Occupancy {
         state.empties.iter().fold(u64::MAX, |bits, &p| {
             bits & !(1 << ((p as usize).wrapping_sub(self.base) & 63))
         })
+    }
+
+    /// Kind `kind`'s cells, from its anchor at bit 0 (none for kind 0).
+    #[inline]
+    pub fn shape(&self, kind: usize) -> u64 {
+        self.shape[kind & 15]
     }
 
     /// The cells of `block`.

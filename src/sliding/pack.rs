@@ -83,29 +83,8 @@ pub struct Geometry {
     pub span: (usize, usize),
     /// The state with every live cell empty, which [`State::unpack`] starts from.
     blank: State,
-    /// What [`State::unpack`] needs to go by bit masks, when the span of live cells is at most
-    /// 64 cells long and no shape has more than 8 cells.
-    masks: Option<SpanMasks>,
-    /// The board as bits, for fit tests, when it fits in 64 bits.
+    /// The board as bits, for unpacking and fit tests, when it fits in 64 bits.
     pub occupancy: Option<Occupancy>,
-}
-
-/// The span of live cells (from the first one, [`Geometry::span`]) as the bits of a `u64`, for
-/// unpacking without a branch per cell: the next cell that takes a nybble is always the
-/// lowest one not yet covered.
-#[derive(Clone, Debug)]
-struct SpanMasks {
-    /// The live cells.
-    live: u64,
-    /// `shape[k]`: the cells of kind `k`'s shape from its anchor's bit; for kind 0 (an empty
-    /// cell) the anchor's bit alone.
-    shape: [u64; 16],
-    /// `cover[k][..width]`: kind `k`'s shape as padded offsets, filled up to the longest used
-    /// shape's length `width` (at most 8) by repeating the first offset (writing a cell twice
-    /// changes nothing); all zero for kind 0. So every nybble writes `width` cells, without a
-    /// branch the predictor could miss.
-    cover: [[i32; 8]; 16],
-    width: usize,
 }
 
 /// One block of a [`State`].
@@ -241,28 +220,6 @@ impl Geometry {
             before += u16::from(blank.heads[p] == 0);
         }
         blank.rank[last + 1..].fill(nybbles as u16);
-        let width = shapes.iter().map(Vec::len).max().unwrap_or(1).max(1);
-        let masks = (last - first < 64 && width <= 8).then(|| {
-            let mut cover = [[0; 8]; 16];
-            let mut shape = [1u64; 16];
-            for (kind, offsets) in shapes.iter().enumerate().skip(1) {
-                for (j, slot) in cover[kind].iter_mut().enumerate() {
-                    *slot = offsets.get(j).or(offsets.first()).copied().unwrap_or(0);
-                }
-                // A used kind fits in the span, so its offsets are below 64.
-                shape[kind] = offsets
-                    .iter()
-                    .fold(0, |bits, &off| bits | 1u64 << (off & 63));
-            }
-            SpanMasks {
-                live: live
-                    .iter()
-                    .fold(0, |bits, &p| bits | 1u64 << (p as usize - first)),
-                shape,
-                cover,
-                width,
-            }
-        });
         let occupancy = Occupancy::new(&live, (first, last), stride, &shapes);
         let mut position = vec![NO_CELL; PADDED_MAX];
         for (i, &p) in live.iter().enumerate() {
@@ -292,15 +249,13 @@ impl Geometry {
             landing,
             span: (first, last),
             blank,
-            masks,
             occupancy,
         }
     }
 
-    /// The same geometry without its bit masks, so that unpacking and fit tests go cell by
-    /// cell as on boards too large for them (for testing that way on small boards).
+    /// The same geometry without its occupancy bits, so that unpacking and fit tests go cell
+    /// by cell as on boards too large for them (for testing that way on small boards).
     pub fn by_cells(mut self) -> Geometry {
-        self.masks = None;
         self.occupancy = None;
         self
     }
@@ -418,12 +373,8 @@ impl State {
         if geometry.all_unit {
             return self.unpack_units(geometry, key);
         }
-        if let Some(masks) = &geometry.masks {
-            return match masks.width {
-                1 | 2 => self.unpack_by_masks::<2>(geometry, masks, key),
-                3 | 4 => self.unpack_by_masks::<4>(geometry, masks, key),
-                _ => self.unpack_by_masks::<8>(geometry, masks, key),
-            };
+        if let Some(bits) = &geometry.occupancy {
+            return self.unpack_by_bits(geometry, bits, key);
         }
         self.unpack_cell_by_cell(geometry, key);
     }
@@ -467,17 +418,11 @@ impl State {
         }
     }
 
-    /// [`State::unpack`] by [`SpanMasks`]: one round per nybble, at the lowest live cell not
-    /// yet covered, without a branch on what it holds; then the blocks' cells, and the ranks,
-    /// counting the cells met.
-    /// `WIDTH` is at least the masks' width.
+    /// [`State::unpack`] by the [`Occupancy`] bits: one round per nybble, at the lowest live
+    /// cell not yet covered, without a branch on what it holds; then the blocks' cells, and
+    /// the ranks, counting the cells met.
     #[inline]
-    fn unpack_by_masks<const WIDTH: usize>(
-        &mut self,
-        geometry: &Geometry,
-        masks: &SpanMasks,
-        key: &[u64],
-    ) {
+    fn unpack_by_bits(&mut self, geometry: &Geometry, bits: &Occupancy, key: &[u64]) {
         let (first, last) = geometry.span;
         let blank = &geometry.blank;
         self.cells[first..=last].copy_from_slice(&blank.cells[first..=last]);
@@ -489,7 +434,8 @@ impl State {
             .resize(block_count + 1, Block { kind: 0, anchor: 0 });
         self.empties.resize(geometry.nybbles - block_count + 1, 0);
         let (mut b, mut e) = (0usize, 0usize);
-        let mut free = masks.live;
+        let base = bits.base();
+        let mut free = bits.live();
         let mut met = 0u64;
         let mut word = 0u64;
         for i in 0..geometry.nybbles {
@@ -500,8 +446,9 @@ impl State {
             word <<= 4;
             let at = free.trailing_zeros() & 63;
             met |= 1 << at;
-            free &= !(masks.shape[kind] << at);
-            let p = first + at as usize;
+            // An empty cell covers just itself.
+            free &= !((bits.shape(kind) | 1) << at);
+            let p = base + at as usize;
             let is_block = usize::from(kind != 0);
             if let Some(slot) = self.blocks.get_mut(b) {
                 *slot = Block {
@@ -520,17 +467,17 @@ impl State {
         // The blocks' cells (the empty ones are as on the blank board), as many per block.
         for (b, block) in self.blocks.iter().enumerate() {
             let anchor = block.anchor as i32;
-            for &off in &masks.cover[usize::from(block.kind) & 15][..WIDTH] {
+            for &off in &geometry.cover[usize::from(block.kind) & 15] {
                 let q = (anchor + off) as usize & CELL_MASK;
                 self.cells[q] = b as u16 + 1;
                 self.heads[q] = SKIP;
             }
             self.heads[anchor as usize & CELL_MASK] = block.kind;
         }
-        let mut before = 0u16;
-        for (at, rank) in self.rank[first..=last].iter_mut().enumerate() {
+        let (mut before, skip) = (0u16, first - base);
+        for (i, rank) in self.rank[first..=last].iter_mut().enumerate() {
             *rank = before;
-            before += (met >> at & 1) as u16;
+            before += (met >> ((skip + i) & 63) & 1) as u16;
         }
     }
 
