@@ -277,16 +277,18 @@ impl Mover {
     ) {
         let reach = Reach::of(style);
         self.walker.next_configuration(geometry);
-        // In style 3 every move is a superpiece's one step, known to fit: nothing to test.
-        let occupied = (style.0 != 3)
-            .then_some(geometry.occupancy.as_ref())
-            .flatten()
-            .map(|bits| bits.of(state));
+        // The occupancy bits and the configuration's; in style 3 every move is a superpiece's
+        // one step, known to fit: nothing to test.
+        let bits = geometry
+            .occupancy
+            .as_ref()
+            .filter(|_| style.0 != 3)
+            .map(|bits| (bits, bits.of(state)));
         let mut movers = std::mem::take(&mut self.members);
         if style.0 < 3 {
             // Only a block with an empty cell just beyond it in a direction can move that way.
             let mut candidates = [BlockSet::default(); 4];
-            match geometry.occupancy.as_ref().zip(occupied) {
+            match bits {
                 Some((bits, occupied)) => {
                     // The cells of blocks whose neighbour in direction `k` is empty.
                     let blocks = occupied & bits.live();
@@ -317,7 +319,7 @@ impl Mover {
                     movers.push(b);
                     if !self
                         .walker
-                        .travel(geometry, state, &movers, k, reach, false, occupied, sink)
+                        .travel(geometry, state, &movers, k, reach, false, bits, sink)
                     {
                         break 'directions;
                     }
@@ -328,7 +330,7 @@ impl Mover {
             self.ideals.prepare(geometry, state);
             let walker = &mut self.walker;
             self.ideals.for_each(geometry, |k, movers| {
-                walker.travel(geometry, state, movers, k, reach, true, occupied, sink)
+                walker.travel(geometry, state, movers, k, reach, true, bits, sink)
             });
         }
         self.members = movers;
@@ -471,8 +473,8 @@ impl Walker {
     /// Moves `movers` as `reach` allows (along direction `k` for steps and lines; anywhere for
     /// paths); false when the sink asked to stop. The state is restored either way. `fitted`
     /// says the first step in direction `k` is known to fit (a superpiece of direction `k`).
-    /// `occupied` is the configuration's [`Occupancy`] bits, when the board has them: then
-    /// fits are tested on bits rather than on the cells.
+    /// `bits` are the board's [`Occupancy`] masks and the configuration's occupied cells, when
+    /// the board has them: then fits are tested on bits rather than on the cells.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn travel<S: Sink>(
@@ -483,10 +485,9 @@ impl Walker {
         k: usize,
         reach: Reach,
         fitted: bool,
-        occupied: Option<u64>,
+        bits: Option<(&Occupancy, u64)>,
         sink: &mut S,
     ) -> bool {
-        let bits = geometry.occupancy.as_ref().zip(occupied);
         if let [single] = movers {
             let block = state.blocks[usize::from(*single)];
             let go = match bits {
