@@ -408,7 +408,7 @@ impl<'o, const W: usize> Search<'o, W> {
 
     /// The newness test and insertion of one generated configuration with hash `h`: its
     /// number, old or new (meaningless when the insertion failed with an error).
-    #[inline]
+    #[inline(always)]
     fn offer(&mut self, key: [u64; W], h: u64, parent: u64) -> u64 {
         let number_mask = (1u32 << self.number_bits) - 1;
         let fingerprint = (h as u32) & !number_mask;
@@ -441,6 +441,26 @@ impl<'o, const W: usize> Search<'o, W> {
                 i = 0;
             }
         }
+        // The configuration is new: it goes in the stale slot met first, else in the empty
+        // one that ended the probe.
+        let at = if free == NONE { i } else { free };
+        self.insert(key, fingerprint, part, at, free == NONE, parent)
+    }
+
+    /// Inserts a new configuration into slot `at` of table part `part` (a free slot when
+    /// `fresh`, else a stale one): its number.
+    #[inline(never)]
+    fn insert(
+        &mut self,
+        key: [u64; W],
+        fingerprint: u32,
+        part: usize,
+        at: usize,
+        fresh: bool,
+        parent: u64,
+    ) -> u64 {
+        let number_mask = (1u32 << self.number_bits) - 1;
+        let len = self.parts[part].len();
         let number = self.next_number;
         let d = self.distance as usize;
         if !self.append(d, key) {
@@ -448,9 +468,7 @@ impl<'o, const W: usize> Search<'o, W> {
         }
         self.next_number += 1;
         let slot = fingerprint | ((number - self.table_base + 1) as u32);
-        // The stale slot met first, else the empty one that ended the probe.
-        let at = if free == NONE { i } else { free };
-        self.used[part] += usize::from(free == NONE);
+        self.used[part] += usize::from(fresh);
         self.parts[part][at] = slot;
         (self.observer)(Event::New {
             number,
