@@ -448,7 +448,8 @@ impl<'o, const W: usize> Search<'o, W> {
     }
 
     /// Inserts a new configuration into slot `at` of table part `part` (a free slot when
-    /// `fresh`, else a stale one): its number.
+    /// `fresh`, else a stale one): its number. Out of line: most offers find an old
+    /// configuration, and only the probe is inlined into the callers of [`Search::offer`].
     #[inline(never)]
     fn insert(
         &mut self,
