@@ -31,13 +31,13 @@ pub struct KeySink<const W: usize, F> {
 
 /// Shift of nybble `i` in its word.
 #[inline]
-fn shift(i: usize) -> u32 {
+pub(super) fn shift(i: usize) -> u32 {
     (60 - 4 * (i & 15)) as u32
 }
 
 /// Word of nybble `i` in a `W`-word key (`W` is a power of two above every nybble's word).
 #[inline]
-fn word<const W: usize>(i: usize) -> usize {
+pub(super) fn word<const W: usize>(i: usize) -> usize {
     (i >> 4) & (W - 1)
 }
 

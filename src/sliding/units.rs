@@ -13,6 +13,7 @@
 //! a single empty cell: then every path is the one step onto it, in the order of style 0. The
 //! tests of [`super::keys`] check it against the general generator.
 
+use super::keys::{shift, word};
 use super::moves::{Next, Reach};
 use super::pack::Geometry;
 
@@ -22,13 +23,7 @@ pub const NO_CELL: u16 = u16::MAX;
 /// Nybble `i` of a key of `W` words.
 #[inline]
 fn nybble<const W: usize>(key: &[u64; W], i: usize) -> u8 {
-    ((key[(i >> 4) & (W - 1)] >> shift(i)) & 0xf) as u8
-}
-
-/// Shift of nybble `i` in its word.
-#[inline]
-fn shift(i: usize) -> u32 {
-    (60 - 4 * (i & 15)) as u32
+    ((key[word::<W>(i)] >> shift(i)) & 0xf) as u8
 }
 
 /// The key with `kind` moved from nybble `from` to nybble `to` (which holds 0).
@@ -36,7 +31,7 @@ fn shift(i: usize) -> u32 {
 fn moved<const W: usize>(key: &[u64; W], kind: u8, from: usize, to: usize) -> [u64; W] {
     let mut key = *key;
     for i in [from, to] {
-        key[(i >> 4) & (W - 1)] ^= u64::from(kind) << shift(i);
+        key[word::<W>(i)] ^= u64::from(kind) << shift(i);
     }
     key
 }
