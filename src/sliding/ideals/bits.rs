@@ -13,9 +13,12 @@
 //!
 //! The backtrack keeps the seed's permutation, which decides the vertex decided next, but the
 //! undecided vertices not yet brought forward are a bit set too, so the vertices that an arc
-//! list brings forward are one `and` away. Invariant: the superpieces come out in exactly the
-//! order of [`super::lists::Lists`] (checked on every configuration near the starts of the
-//! test puzzles, and on random puzzles).
+//! list brings forward are one `and` away. Where the vertices left undecided have no arcs
+//! among them, no decision below brings anything forward and the permutation stays as it is:
+//! the leaves below are their subsets in binary counting order, made without the backtrack
+//! ([`Bits::subsets`]). Invariant: the superpieces come out in exactly the order of
+//! [`super::lists::Lists`] (checked on every configuration near the starts of the test
+//! puzzles, and on random puzzles).
 
 use super::{backup, Walls};
 use crate::sliding::pack::{Block, Geometry, State, CELL_MASK, PADDED_MAX, WALL};
@@ -67,12 +70,13 @@ pub struct Bits {
     /// Per side: the ideals found by [`Bits::chains`] among the free vertices and among the
     /// stuck ones, in increasing order; and how many, if that is how the side goes.
     chains: Box<[[[u64; VERTICES]; 2]; 2]>,
-    plans: [Option<Plan>; 2],
+    plans: [Plan; 2],
     /// The vertex and the arc bit of each cell value's slot ([`slot_of`]), for `n`.
     slot_vertex: [u8; SLOTS],
     slot_bit: [u64; SLOTS],
     numbered: bool,
-    /// Whether [`Bits::chains`] may stand in for the backtrack (always, but in tests).
+    /// Whether [`Bits::chains`] may stand in for the backtrack, and [`Bits::subsets`] for
+    /// its last levels (always, but in tests).
     shortcut: bool,
 }
 
@@ -97,7 +101,11 @@ impl Default for Bits {
             count: 0,
             walls: Walls::default(),
             chains: Box::new([[[0; VERTICES]; 2]; 2]),
-            plans: [None; 2],
+            plans: [Plan {
+                stuck: 0,
+                ups: None,
+                downs: None,
+            }; 2],
             slot_vertex: [TRASH as u8; SLOTS],
             slot_bit: [0; SLOTS],
             numbered: false,
@@ -160,13 +168,13 @@ impl Bits {
         }
         let reached = reached_from_stuck(&self.into, &self.out, u64::MAX >> (MASK - n));
         for (side, reached) in reached.into_iter().enumerate() {
-            self.plans[side] = if self.shortcut {
-                self.chains(side, reached)
-            } else {
-                None
-            };
+            self.plans[side] = self.chains(side, reached);
         }
-        if self.plans.iter().any(Option::is_none) {
+        if self
+            .plans
+            .iter()
+            .any(|plan| plan.ups.is_none() || plan.downs.is_none())
+        {
             // Every cell an in-list looks at: live cells, and the walls just above them.
             let (first, last) = geometry.span;
             let from = first.saturating_sub(geometry.stride);
@@ -235,8 +243,9 @@ impl Bits {
         self.side(geometry, 0, 2, &mut visit) && self.side(geometry, 1, 0, &mut visit)
     }
 
-    /// The superpieces of one digraph: from its chains when [`Bits::chains`] found them,
-    /// otherwise by the backtrack.
+    /// The superpieces of one digraph: from its chains when [`Bits::chains`] found both,
+    /// otherwise by the backtrack (which takes the chain of `stuck` for its last part when
+    /// there is one).
     fn side(
         &mut self,
         geometry: &Geometry,
@@ -245,20 +254,34 @@ impl Bits {
         visit: &mut impl FnMut(usize, &[u16]) -> bool,
     ) -> bool {
         let side = side & 1;
-        let Some(plan) = self.plans[side] else {
+        let plan = self.plans[side];
+        let (Some(ups), Some(_)) = (plan.ups, plan.downs) else {
             return self.backtrack(geometry, side, k, visit);
         };
-        for i in 0..plan.ups {
+        for i in 0..ups {
             let ideal = self.chains[side][0][i & MASK];
             if !self.visit_set(k, ideal, visit) {
                 return false;
             }
         }
+        self.downs(side, k, visit)
+    }
+
+    /// The superpieces for `−del` of a side whose `stuck` vertices have a chain of ideals:
+    /// what each ideal leaves of `stuck`, shrinking to nothing.
+    fn downs(
+        &mut self,
+        side: usize,
+        k: usize,
+        visit: &mut impl FnMut(usize, &[u16]) -> bool,
+    ) -> bool {
+        let side = side & 1;
+        let plan = self.plans[side];
         if plan.stuck != 0 && !self.visit_set(k + 1, plan.stuck, visit) {
             return false;
         }
         // The last ideal is all of `stuck`, which leaves nothing.
-        for i in 0..plan.downs.saturating_sub(1) {
+        for i in 0..plan.downs.unwrap_or(0).saturating_sub(1) {
             let ideal = self.chains[side][1][i & MASK];
             if !self.visit_set(k + 1, plan.stuck & !ideal, visit) {
                 return false;
@@ -267,8 +290,8 @@ impl Bits {
         true
     }
 
-    /// The ideals of one digraph without the backtrack, when the order the backtrack finds
-    /// them in does not depend on the permutation; `None` when it may.
+    /// The ideals of one digraph without the backtrack, for each part where the order the
+    /// backtrack finds them in does not depend on the permutation (`None` where it may).
     ///
     /// Deciding the stuck vertex first leaves, when it is excluded, the vertices `free` that do
     /// not lead to it, and when it is included, the vertices `stuck` that it does not lead to.
@@ -276,18 +299,26 @@ impl Bits {
     /// in increasing order whatever vertex it decides first: excluding a vertex gives the
     /// ideals without it, all smaller than those with it. So the superpieces for `+del` are
     /// the nonempty ideals of `free`, growing; those for `−del` are what the ideals of `stuck`
-    /// leave of it, shrinking to nothing.
-    fn chains(&mut self, side: usize, [to_stuck, from_stuck]: [u64; 2]) -> Option<Plan> {
+    /// leave of it, shrinking to nothing. The part of `stuck` comes last, so its chain serves
+    /// even after a backtrack over the other part.
+    fn chains(&mut self, side: usize, [to_stuck, from_stuck]: [u64; 2]) -> Plan {
         let side = side & 1;
         let all = u64::MAX >> (MASK - self.n);
         let free = all & !to_stuck;
         let stuck = all & !from_stuck;
+        if !self.shortcut {
+            return Plan {
+                stuck,
+                ups: None,
+                downs: None,
+            };
+        }
         let [ups, downs] = &mut self.chains[side];
-        Some(Plan {
+        Plan {
             stuck,
-            ups: chain(&self.out[side], free, ups)?,
-            downs: chain(&self.out[side], stuck, downs)?,
-        })
+            ups: chain(&self.out[side], free, ups),
+            downs: chain(&self.out[side], stuck, downs),
+        }
     }
 
     /// Shows the superpiece of the vertices `set` (not the stuck vertex) moving in direction `k`.
@@ -396,29 +427,89 @@ impl Bits {
                 }
                 j += 1;
             }
-            if pending != 0 {
+            let below = if pending == 0 {
+                if self.count > 0 {
+                    let direction = k + usize::from(stuck_in);
+                    let members = &self.members[..self.count.min(VERTICES)];
+                    if !visit(direction, members) {
+                        return false;
+                    }
+                }
+                if !include {
+                    include = true;
+                    continue;
+                }
+                l
+            } else if self.shortcut && self.isolated(side, pending) {
+                // No decision below brings anything forward: the leaves are every subset of
+                // the rest, in the order of the permutation, as the backtrack would give them;
+                // the last one includes them all.
+                let direction = k + usize::from(stuck_in);
+                if !self.subsets(t, stuck_in, direction, visit) {
+                    return false;
+                }
+                include = true;
+                l + 1
+            } else {
                 l += 1;
                 self.inx[l & MASK] = t as u8;
                 self.free[l & MASK] = pending;
                 include = false;
                 continue;
-            }
-            if self.count > 0 {
-                let direction = k + usize::from(stuck_in);
-                let members = &self.members[..self.count.min(VERTICES)];
-                if !visit(direction, members) {
-                    return false;
-                }
-            }
-            if !include {
-                include = true;
-                continue;
-            }
-            match backup(&self.decision[..], l) {
+            };
+            // Back up from a leaf below level `below` with its vertex included.
+            match backup(&self.decision[..], below) {
+                // What is left are the superpieces for `−del`, the last part of the backtrack:
+                // when the ideals of `stuck` are a chain, their order is known.
+                Some(0) if self.plans[side].downs.is_some() => return self.downs(side, k, visit),
                 Some(level) => l = level,
                 None => return true,
             }
         }
+    }
+
+    /// Whether no arc joins two of the vertices `set`.
+    #[inline]
+    fn isolated(&self, side: usize, set: u64) -> bool {
+        let mut reached = 0;
+        let mut rest = set;
+        while rest != 0 {
+            let v = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            reached |= self.out[side & 1][v & MASK];
+        }
+        reached & set == 0
+    }
+
+    /// The leaves of the backtrack below a level whose undecided vertices, at positions `t..`
+    /// of the permutation, are [`Bits::isolated`]: each vertex decided in turn, excluded
+    /// first, brings nothing forward, so the leaves are the subsets of those vertices in
+    /// binary counting order (the first one the most significant, a set bit an inclusion),
+    /// each adding to the superpiece made so far the included vertices, or the excluded ones
+    /// when `stuck_in`. False when `visit` asked to stop.
+    fn subsets(
+        &mut self,
+        t: usize,
+        stuck_in: bool,
+        direction: usize,
+        visit: &mut impl FnMut(usize, &[u16]) -> bool,
+    ) -> bool {
+        let n = self.n;
+        let rest = n + 1 - t;
+        let made = self.count;
+        for leaf in 0..1u64 << rest {
+            let mut count = made;
+            for i in 0..rest {
+                let included = leaf >> (rest - 1 - i) & 1 == 1;
+                let v = usize::from(self.perm[(t + i) & MASK]);
+                self.members[count & MASK] = n.wrapping_sub(v) as u16;
+                count += usize::from(included != stuck_in);
+            }
+            if count > 0 && !visit(direction, &self.members[..count.min(VERTICES)]) {
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -429,13 +520,13 @@ fn slot_of(w: u16) -> usize {
     usize::from(w.wrapping_add(1)) & (SLOTS - 1)
 }
 
-/// How [`Bits::chains`] found the ideals of a side: `ups` ideals of the free vertices,
-/// `downs` of the `stuck` ones.
+/// What [`Bits::chains`] found of a side: `ups` ideals of the free vertices, `downs` of the
+/// `stuck` ones, when they are chains.
 #[derive(Clone, Copy)]
 struct Plan {
     stuck: u64,
-    ups: usize,
-    downs: usize,
+    ups: Option<usize>,
+    downs: Option<usize>,
 }
 
 /// The vertices `from` and all they lead to by `arcs` within `within`.
