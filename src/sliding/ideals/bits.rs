@@ -258,13 +258,27 @@ impl Bits {
         let (Some(ups), Some(_)) = (plan.ups, plan.downs) else {
             return self.backtrack(geometry, side, k, visit);
         };
-        for i in 0..ups {
-            let ideal = self.chains[side][0][i & MASK];
-            if !self.visit_set(k, ideal, visit) {
+        self.visit_chain(side, 0, ups, 0, k, visit) && self.downs(side, k, visit)
+    }
+
+    /// Shows, moving in direction `k`, what the first `len` ideals of chain `part` of `side`
+    /// leave of `whole` (a superset of each ideal; 0 for the ideals themselves).
+    fn visit_chain(
+        &mut self,
+        side: usize,
+        part: usize,
+        len: usize,
+        whole: u64,
+        k: usize,
+        visit: &mut impl FnMut(usize, &[u16]) -> bool,
+    ) -> bool {
+        for i in 0..len {
+            let ideal = self.chains[side & 1][part & 1][i & MASK];
+            if !self.visit_set(k, whole ^ ideal, visit) {
                 return false;
             }
         }
-        self.downs(side, k, visit)
+        true
     }
 
     /// The superpieces for `−del` of a side whose `stuck` vertices have a chain of ideals:
@@ -281,13 +295,8 @@ impl Bits {
             return false;
         }
         // The last ideal is all of `stuck`, which leaves nothing.
-        for i in 0..plan.downs.unwrap_or(0).saturating_sub(1) {
-            let ideal = self.chains[side][1][i & MASK];
-            if !self.visit_set(k + 1, plan.stuck & !ideal, visit) {
-                return false;
-            }
-        }
-        true
+        let len = plan.downs.unwrap_or(0).saturating_sub(1);
+        self.visit_chain(side, 1, len, plan.stuck, k + 1, visit)
     }
 
     /// The ideals of one digraph without the backtrack, for each part where the order the
