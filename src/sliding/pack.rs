@@ -101,16 +101,19 @@ pub struct Block {
 /// elsewhere (and for walls). Every change of `cells` updates it ([`State::clear_block`],
 /// [`State::put_block`]), so packing reads one byte per live cell and never branches.
 ///
-/// `rank` and `empties` describe the configuration as unpacked (or built by
+/// `rank`, `nybble_cells` and `empties` describe the configuration as unpacked (or built by
 /// [`Geometry::state_of`]) and are not updated when blocks are moved: `rank[p]` is the number
-/// of nybbles packing writes before reaching padded cell `p` (so a successor's key can be
-/// rewritten from its parent's where they differ, see [`super::keys`]), `empties` lists the
-/// empty live cells in row-major order.
+/// of nybbles packing writes before reaching padded cell `p`, and `nybble_cells` the cells
+/// that packing writes a nybble for, as [`Occupancy`] bits (so a successor's key can be
+/// rewritten from its parent's where they differ, see [`super::keys`]: by the bits when
+/// [`Geometry::key_bits`] has them, which unpacking then keeps instead of the ranks; else by
+/// the ranks); `empties` lists the empty live cells in row-major order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     pub cells: [u16; PADDED_MAX],
     pub heads: [u8; PADDED_MAX],
     pub rank: [u16; PADDED_MAX],
+    pub nybble_cells: u64,
     pub blocks: Vec<Block>,
     pub empties: Vec<u32>,
 }
@@ -205,6 +208,7 @@ impl Geometry {
             cells: [WALL; PADDED_MAX],
             heads: [SKIP; PADDED_MAX],
             rank: [0; PADDED_MAX],
+            nybble_cells: 0,
             blocks: Vec::with_capacity(puzzle.start.blocks.len()),
             empties: Vec::with_capacity(nybbles),
         };
@@ -258,6 +262,12 @@ impl Geometry {
     pub fn by_cells(mut self) -> Geometry {
         self.occupancy = None;
         self
+    }
+
+    /// The occupancy bits when a key is one word and its cells fit in them: then successor keys
+    /// are rewritten by [`State::nybble_cells`] ([`super::keys`]), and unpacking keeps no ranks.
+    pub fn key_bits(&self) -> Option<&Occupancy> {
+        self.occupancy.as_ref().filter(|_| self.words == 1)
     }
 
     /// The padded index of board cell `cell` (row-major, unpadded).
@@ -389,10 +399,15 @@ impl State {
         self.empties.clear();
         let mut i = 0usize;
         let mut word = 0u64;
+        let base = geometry.occupancy.as_ref().map(Occupancy::base);
+        self.nybble_cells = 0;
         for p in first..last + 1 {
             self.rank[p & CELL_MASK] = i as u16;
             if self.cells[p & CELL_MASK] != 0 {
                 continue; // a wall, or covered by a block met before
+            }
+            if let Some(base) = base {
+                self.nybble_cells |= 1 << ((p - base) & 63);
             }
             if i & 15 == 0 {
                 word = key.get(i >> 4).copied().unwrap_or(0);
@@ -420,7 +435,7 @@ impl State {
 
     /// [`State::unpack`] by the [`Occupancy`] bits: one round per nybble, at the lowest live
     /// cell not yet covered, without a branch on what it holds; then the blocks' cells, and
-    /// the ranks, counting the cells met.
+    /// the ranks, counting the cells met (unless keys are rewritten by the cells met).
     #[inline]
     fn unpack_by_bits(&mut self, geometry: &Geometry, bits: &Occupancy, key: &[u64]) {
         let (first, last) = geometry.span;
@@ -464,6 +479,7 @@ impl State {
         }
         self.blocks.truncate(b);
         self.empties.truncate(e);
+        self.nybble_cells = met;
         // The blocks' cells (the empty ones are as on the blank board), as many per block.
         for (b, block) in self.blocks.iter().enumerate() {
             let anchor = block.anchor as i32;
@@ -473,6 +489,9 @@ impl State {
                 self.heads[q] = SKIP;
             }
             self.heads[anchor as usize & CELL_MASK] = block.kind;
+        }
+        if geometry.key_bits().is_some() {
+            return;
         }
         let (mut before, skip) = (0u16, first - base);
         for (i, rank) in self.rank[first..=last].iter_mut().enumerate() {
@@ -486,6 +505,7 @@ impl State {
     /// configuration, so they are written in place.
     #[inline]
     fn unpack_units(&mut self, geometry: &Geometry, key: &[u64]) {
+        self.nybble_cells = geometry.occupancy.as_ref().map_or(0, Occupancy::live);
         self.blocks
             .resize(geometry.block_count, Block { kind: 0, anchor: 0 });
         self.empties
