@@ -415,6 +415,11 @@ where
         (self.emit)(&key)
     }
 
+    /// Keys rewritten by bits read only the movers' records.
+    fn reads_board(&self, geometry: &Geometry) -> bool {
+        geometry.key_bits().is_none()
+    }
+
     #[inline]
     fn finish_one(&mut self, geometry: &Geometry, state: &mut State, movers: &[u16]) {
         if self.heads_lifted {

@@ -85,6 +85,11 @@ pub trait Sink {
         movers: &[u16],
         delta: i32,
     ) -> Next;
+    /// Whether [`Sink::show_lifted`] reads the board (the cells or heads of the lifted movers'
+    /// neighbourhood); if not, and fits are tested on occupancy bits, movers need not be lifted.
+    fn reads_board(&self, _geometry: &Geometry) -> bool {
+        true
+    }
     /// The single block `movers[0]` is done with; the state must be as before its first show.
     fn finish_one(&mut self, _geometry: &Geometry, _state: &mut State, _movers: &[u16]) {}
     /// The `movers` (on the board) take one step `delta`, known to fit.
@@ -527,18 +532,20 @@ impl Walker {
                     .fold(0, |mine, &b| mine | bits.mask(state.blocks[usize::from(b)]));
                 let others = occupied & !mine;
                 let fits = |_: &State, delta: i32, _: usize| Occupancy::clear(mine, delta, others);
-                self.travel_lifted(geometry, state, movers, k, reach, fits, sink)
+                let lift = sink.reads_board(geometry);
+                self.travel_lifted(geometry, state, movers, k, reach, lift, fits, sink)
             }
             None => {
                 let fits =
                     |state: &State, delta: i32, i: usize| fits(geometry, state, movers, delta, i);
-                self.travel_lifted(geometry, state, movers, k, reach, fits, sink)
+                self.travel_lifted(geometry, state, movers, k, reach, true, fits, sink)
             }
         }
     }
 
     /// [`Walker::travel`] of several blocks along a line or a path, lifted off the board
-    /// meanwhile; `fits` tests a displacement of the lifted blocks.
+    /// meanwhile when `lift` (else neither `fits` nor the sink looks at the board); `fits` tests
+    /// a displacement of the lifted blocks.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn travel_lifted<S: Sink>(
@@ -548,10 +555,13 @@ impl Walker {
         movers: &[u16],
         k: usize,
         reach: Reach,
+        lift: bool,
         fits: impl Fn(&State, i32, usize) -> bool,
         sink: &mut S,
     ) -> bool {
-        lift(geometry, state, movers, 0);
+        if lift {
+            self::lift(geometry, state, movers, 0);
+        }
         let go = if reach == Reach::Path {
             self.walk(geometry, state, movers, k, true, fits, |state, delta| {
                 sink.show_lifted(geometry, state, movers, delta)
@@ -570,7 +580,9 @@ impl Walker {
             }
         };
         // Back where `lift(…, 0)` found them.
-        drop_at(geometry, state, movers, 0);
+        if lift {
+            drop_at(geometry, state, movers, 0);
+        }
         go
     }
 
