@@ -24,6 +24,7 @@
 use super::occupancy::Occupancy;
 use super::spec::{Layout, Puzzle};
 use super::units::NO_CELL;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Cell value of the border and of dead cells.
 pub const WALL: u16 = u16::MAX;
@@ -37,6 +38,9 @@ pub const CELL_MASK: usize = PADDED_MAX - 1;
 /// The fixed part of a puzzle.
 #[derive(Clone, Debug)]
 pub struct Geometry {
+    /// A number no other geometry made in this process has (its clones share it), so that
+    /// scratch space kept from one configuration to the next knows its board is the same.
+    pub id: u64,
     pub rows: usize,
     pub cols: usize,
     pub stride: usize,
@@ -233,7 +237,9 @@ impl Geometry {
             .iter()
             .map(|&p| dirs.map(|dir| position[(p as i32 + dir) as usize & CELL_MASK]))
             .collect();
+        static MADE: AtomicU64 = AtomicU64::new(1);
         Geometry {
+            id: MADE.fetch_add(1, Ordering::Relaxed),
             rows,
             cols,
             stride,

@@ -19,13 +19,16 @@
 //!
 //! Two implementations give the same superpieces in the same order: [`lists::Lists`], the
 //! seed's linked lists for any number of blocks, and [`bits::Bits`], bit sets for at most 63
-//! blocks (every puzzle of the test data), several times faster. [`Ideals`] picks one.
+//! blocks (every puzzle of the test data), several times faster. [`Ideals`] picks one, and
+//! on n-puzzles remembers what it found for each layout of empty cells ([`layouts`]).
 
 pub mod bits;
+mod layouts;
 pub mod lists;
 
 use super::pack::{Geometry, State, PADDED_MAX};
 use bits::Bits;
+use layouts::{Known, Layouts};
 use lists::Lists;
 
 /// The superpieces of a configuration, by whichever implementation fits it.
@@ -35,16 +38,43 @@ pub struct Ideals {
     bits: Bits,
     /// The prepared configuration has few enough blocks for the bit sets.
     small: bool,
+    layouts: Layouts,
+    /// The prepared configuration's superpieces, when its layout's are remembered.
+    known: Option<Known>,
 }
 
 impl Ideals {
     /// Takes in the board of `state`.
     pub fn prepare(&mut self, geometry: &Geometry, state: &State) {
+        self.known = None;
+        // On an n-puzzle, the layout is which cells are occupied.
+        let layout = geometry
+            .occupancy
+            .as_ref()
+            .filter(|_| geometry.all_unit)
+            .map(|bits| bits.of(state));
+        if let Some(layout) = layout {
+            self.layouts.serve(geometry);
+            self.known = self.layouts.get(layout);
+            if self.known.is_some() {
+                return;
+            }
+        }
         self.small = Bits::fits(state);
         if self.small {
             self.bits.prepare(geometry, state);
         } else {
             self.lists.prepare(geometry, state);
+        }
+        if let Some(layout) = layout.filter(|_| self.layouts.has_room()) {
+            let (bits, lists, small) = (&mut self.bits, &mut self.lists, self.small);
+            self.known = self.layouts.record(layout, |visit| {
+                if small {
+                    bits.for_each(geometry, visit)
+                } else {
+                    lists.for_each(geometry, visit)
+                }
+            });
         }
     }
 
@@ -57,6 +87,9 @@ impl Ideals {
         geometry: &Geometry,
         visit: impl FnMut(usize, &[u16]) -> bool,
     ) -> bool {
+        if let Some(known) = self.known {
+            return self.layouts.replay(known, visit);
+        }
         if self.small {
             self.bits.for_each(geometry, visit)
         } else {
@@ -94,8 +127,8 @@ pub fn listing(
 /// `k − del` (the others only meet the stuck vertex itself). They depend on the board only.
 #[derive(Default)]
 struct Walls {
-    /// The live cells of the board they were found for.
-    live: Vec<u32>,
+    /// The [`Geometry::id`] of the board they were found for (0 for none).
+    geometry: u64,
     cells: [Vec<i32>; 2],
     /// The walls and dead cells `k` with a live cell at `k + del`, on which the stuck vertex's
     /// arcs land, for each side.
@@ -105,11 +138,11 @@ struct Walls {
 impl Walls {
     /// Finds the walls of `geometry`'s board unless known; true when they were found afresh.
     fn update(&mut self, geometry: &Geometry) -> bool {
-        if self.live == geometry.live {
+        if self.geometry == geometry.id {
             return false;
         }
         let cells = geometry.padded.min(PADDED_MAX);
-        self.live.clone_from(&geometry.live);
+        self.geometry = geometry.id;
         let mut live = vec![false; cells];
         for &p in &geometry.live {
             live[p as usize] = true;
@@ -237,6 +270,86 @@ mod tests {
             include_str!("../../../tests/data/sliding/eight_puzzle.txt"),
             300,
         );
+    }
+
+    /// Every configuration within `steps` style-3 moves of the start of `text`, as keys, with
+    /// its geometry.
+    fn near_start(text: &str, steps: usize) -> (Geometry, Vec<Vec<u64>>) {
+        let puzzle = Puzzle::parse(text.as_bytes()).expect("valid");
+        let geometry = Geometry::new(&puzzle);
+        let mut seen = vec![geometry.key_of(&puzzle.start)];
+        let (mut state, mut mover) = (geometry.empty_state(), Mover::new());
+        let mut from = 0;
+        for _ in 0..steps {
+            let to = seen.len();
+            for i in from..to {
+                state.unpack(&geometry, &seen[i].clone());
+                mover.successors(&geometry, &mut state, Style(3), |next, _, _| {
+                    let next = next.pack_vec(&geometry);
+                    if !seen.contains(&next) {
+                        seen.push(next);
+                    }
+                    true
+                });
+            }
+            from = to;
+        }
+        (geometry, seen)
+    }
+
+    /// The layout (occupied cells) of every configuration, and the superpieces each shows,
+    /// checked against the implementations by [`knuth_order`].
+    fn layouts_and_order(ideals: &mut Ideals, text: &str, steps: usize) -> BTreeSet<Vec<u32>> {
+        let (geometry, keys) = near_start(text, steps);
+        let mut state = geometry.empty_state();
+        let mut layouts = BTreeSet::new();
+        for key in &keys {
+            state.unpack(&geometry, key);
+            knuth_order(ideals, &geometry, &state);
+            // Twice: a replayed or a fresh walk shows the same again.
+            assert_eq!(
+                listing(|visit| ideals.for_each(&geometry, visit)),
+                knuth_order(ideals, &geometry, &state)
+            );
+            layouts.insert(state.empties.clone());
+        }
+        layouts
+    }
+
+    /// On n-puzzles the superpieces are remembered per layout of the empty cells (each found
+    /// once and shown again for every configuration of that layout, as [`knuth_order`]
+    /// checks): near the 8-puzzle's start there are as many as cells the blank visits.
+    #[test]
+    fn n_puzzle_superpieces_are_remembered_by_layout() {
+        let mut ideals = Ideals::default();
+        let eight = include_str!("../../../tests/data/sliding/eight_puzzle.txt");
+        let layouts = layouts_and_order(&mut ideals, eight, 6);
+        assert!(layouts.len() >= 5, "{layouts:?}");
+        assert_eq!(ideals.layouts.len(), layouts.len());
+        // Not across boards: the same text again is another geometry, and starts afresh.
+        layouts_and_order(&mut ideals, eight, 1);
+        assert!(ideals.layouts.len() < layouts.len());
+        // Other puzzles remember nothing.
+        let held = ideals.layouts.len();
+        let klotski = include_str!("../../../tests/data/sliding/klotski.txt");
+        layouts_and_order(&mut ideals, klotski, 3);
+        assert_eq!(ideals.layouts.len(), held);
+    }
+
+    /// Layouts whose superpieces do not fit in the room left are found afresh, every time,
+    /// and no more layouts are remembered after one did not fit.
+    #[test]
+    fn layouts_past_the_room_are_found_afresh() {
+        let text = "3 x 4 (two blanks)\n1 = 1\n2 = 1\n3 = 1\n1231231230\n1231231230\n";
+        let mut ideals = Ideals {
+            layouts: Layouts::with_room(100),
+            ..Ideals::default()
+        };
+        let layouts = layouts_and_order(&mut ideals, text, 4);
+        assert!(layouts.len() > 4, "{layouts:?}");
+        assert!(ideals.layouts.len() >= 1);
+        assert!(ideals.layouts.len() < layouts.len());
+        assert!(!ideals.layouts.has_room());
     }
 
     #[test]
