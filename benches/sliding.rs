@@ -1,7 +1,7 @@
 //! Criterion benchmarks of the breadth-first engine (SLIDING) on the classic puzzles.
 #![forbid(unsafe_code)]
 use criterion::{criterion_group, criterion_main, Criterion};
-use fifteen::sliding::ideals::{bits::Bits, lists::Lists};
+use fifteen::sliding::ideals::{bits::Bits, lists::Lists, Ideals};
 use fifteen::sliding::moves::Mover;
 use fifteen::sliding::{self, Geometry, Puzzle, State, Style};
 use std::collections::{HashSet, VecDeque};
@@ -33,15 +33,15 @@ fn classic(c: &mut Criterion) {
     group.finish();
 }
 
-/// Every configuration reachable in style 3, unpacked.
-fn reachable(puzzle: &Puzzle) -> (Geometry, Vec<State>) {
+/// Every configuration reachable in style 3 (the first `limit` found), unpacked.
+fn reachable(puzzle: &Puzzle, limit: usize) -> (Geometry, Vec<State>) {
     let geometry = Geometry::new(puzzle);
     let start = geometry.key_of(&puzzle.start);
     let mut seen = HashSet::from([start.clone()]);
     let mut queue = VecDeque::from([start]);
     let mut states = Vec::new();
     let mut mover = Mover::new();
-    while let Some(key) = queue.pop_front() {
+    while let Some(key) = queue.pop_front().filter(|_| states.len() < limit) {
         let mut state = geometry.empty_state();
         state.unpack(&geometry, &key);
         mover.successors(&geometry, &mut state, Style(3), |next, _, _| {
@@ -59,8 +59,10 @@ fn reachable(puzzle: &Puzzle) -> (Geometry, Vec<State>) {
 /// The superpieces of every Klotski configuration, by the seed's linked lists and by the bit
 /// sets (same superpieces, same order): the ratio is what the bit sets save.
 fn superpieces(c: &mut Criterion) {
-    let (geometry, states) =
-        reachable(&puzzle(include_bytes!("../tests/data/sliding/klotski.txt")));
+    let (geometry, states) = reachable(
+        &puzzle(include_bytes!("../tests/data/sliding/klotski.txt")),
+        usize::MAX,
+    );
     let mut group = c.benchmark_group("superpieces");
     group.sample_size(10);
     let mut lists = Lists::default();
@@ -94,11 +96,55 @@ fn superpieces(c: &mut Criterion) {
     group.finish();
 }
 
+/// The superpieces of 20,000 configurations of the 8-puzzle, found afresh by the bit sets and
+/// by [`Ideals`], which remembers them per layout of the blank (9 layouts): the ratio is
+/// what remembering saves.
+fn superpieces_by_layout(c: &mut Criterion) {
+    let (geometry, states) = reachable(
+        &puzzle(include_bytes!("../tests/data/sliding/eight_puzzle.txt")),
+        20_000,
+    );
+    let mut group = c.benchmark_group("superpieces");
+    group.sample_size(10);
+    let mut bits = Bits::default();
+    group.bench_function("eight_puzzle/bits", |b| {
+        b.iter(|| {
+            let mut count = 0usize;
+            for state in &states {
+                bits.prepare(&geometry, state);
+                bits.for_each(&geometry, |k, movers| {
+                    count += k + movers.len();
+                    true
+                });
+            }
+            count
+        })
+    });
+    let mut ideals = Ideals::default();
+    group.bench_function("eight_puzzle/by_layout", |b| {
+        b.iter(|| {
+            let mut count = 0usize;
+            for state in &states {
+                ideals.prepare(&geometry, state);
+                ideals.for_each(&geometry, |k, movers| {
+                    count += k + movers.len();
+                    true
+                });
+            }
+            count
+        })
+    });
+    group.finish();
+}
+
 /// Unpacking and move generation with the geometry's occupancy bits and cell by cell (as on
 /// boards too large for them), on every Klotski configuration: the ratios are what the bits
-/// save.
+/// save (in fit tests, and in successor keys, rewritten by bits instead of through heads).
 fn occupancy_bits(c: &mut Criterion) {
-    let (by_bits, states) = reachable(&puzzle(include_bytes!("../tests/data/sliding/klotski.txt")));
+    let (by_bits, states) = reachable(
+        &puzzle(include_bytes!("../tests/data/sliding/klotski.txt")),
+        usize::MAX,
+    );
     let keys: Vec<[u64; 1]> = states.iter().map(|state| state.pack(&by_bits)).collect();
     let by_cells = by_bits.clone().by_cells();
     let mut group = c.benchmark_group("occupancy_bits");
@@ -116,7 +162,7 @@ fn occupancy_bits(c: &mut Criterion) {
             })
         });
         let mut mover = Mover::new();
-        for style in [Style(2), Style(5)] {
+        for style in [Style(2), Style(3), Style(5)] {
             group.bench_function(format!("klotski/style{}_moves_by_{name}", style.0), |b| {
                 b.iter(|| {
                     let mut count = 0u64;
@@ -134,5 +180,11 @@ fn occupancy_bits(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, classic, superpieces, occupancy_bits);
+criterion_group!(
+    benches,
+    classic,
+    superpieces,
+    superpieces_by_layout,
+    occupancy_bits
+);
 criterion_main!(benches);

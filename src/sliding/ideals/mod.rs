@@ -85,11 +85,15 @@ impl Ideals {
     pub fn for_each(
         &mut self,
         geometry: &Geometry,
-        visit: impl FnMut(usize, &[u16]) -> bool,
+        mut visit: impl FnMut(usize, &[u16]) -> bool,
     ) -> bool {
         if let Some(known) = self.known {
             return self.layouts.replay(known, visit);
         }
+        // One instance of each implementation for every caller (and for the recording of
+        // layouts): a call per superpiece costs less than copies of the backtrack cost room in
+        // the binary (and memory: see .cargo/hot-text.ld).
+        let visit: &mut dyn FnMut(usize, &[u16]) -> bool = &mut visit;
         if self.small {
             self.bits.for_each(geometry, visit)
         } else {
