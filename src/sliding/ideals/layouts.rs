@@ -15,8 +15,9 @@
 use super::super::pack::Geometry;
 use rustc_hash::FxHashMap;
 
-/// The most members (and the most layouts) remembered.
-const ROOM: usize = 1 << 16;
+/// The most members (and the most layouts) remembered: at most about half a megabyte in all
+/// (an n-puzzle with one blank has as many layouts as cells, each a few superpieces).
+const ROOM: usize = 1 << 14;
 
 /// A layout's superpieces: a range of [`Layouts::entries`].
 pub type Known = (u32, u32);
