@@ -34,8 +34,10 @@ use lists::Lists;
 /// The superpieces of a configuration, by whichever implementation fits it.
 #[derive(Default)]
 pub struct Ideals {
-    lists: Lists,
-    bits: Bits,
+    /// Each implementation is made when first needed: their scratch space (some 50 KB in all)
+    /// is written when made, and most runs need one of them (styles 3–5) or none.
+    lists: Option<Box<Lists>>,
+    bits: Option<Box<Bits>>,
     /// The prepared configuration has few enough blocks for the bit sets.
     small: bool,
     layouts: Layouts,
@@ -62,19 +64,15 @@ impl Ideals {
         }
         self.small = Bits::fits(state);
         if self.small {
-            self.bits.prepare(geometry, state);
+            self.bits.get_or_insert_default().prepare(geometry, state);
         } else {
-            self.lists.prepare(geometry, state);
+            self.lists.get_or_insert_default().prepare(geometry, state);
         }
         if let Some(layout) = layout.filter(|_| self.layouts.has_room()) {
             let (bits, lists, small) = (&mut self.bits, &mut self.lists, self.small);
-            self.known = self.layouts.record(layout, |visit| {
-                if small {
-                    bits.for_each(geometry, visit)
-                } else {
-                    lists.for_each(geometry, visit)
-                }
-            });
+            self.known = self
+                .layouts
+                .record(layout, |visit| walk(bits, lists, small, geometry, visit));
         }
     }
 
@@ -94,11 +92,23 @@ impl Ideals {
         // layouts): a call per superpiece costs less than copies of the backtrack cost room in
         // the binary (and memory: see .cargo/hot-text.ld).
         let visit: &mut dyn FnMut(usize, &[u16]) -> bool = &mut visit;
-        if self.small {
-            self.bits.for_each(geometry, visit)
-        } else {
-            self.lists.for_each(geometry, visit)
-        }
+        walk(&mut self.bits, &mut self.lists, self.small, geometry, visit)
+    }
+}
+
+/// The superpieces of the prepared configuration by the bit sets when `small`, else by the
+/// lists (as [`Ideals::for_each`]).
+fn walk(
+    bits: &mut Option<Box<Bits>>,
+    lists: &mut Option<Box<Lists>>,
+    small: bool,
+    geometry: &Geometry,
+    visit: &mut dyn FnMut(usize, &[u16]) -> bool,
+) -> bool {
+    if small {
+        bits.get_or_insert_default().for_each(geometry, visit)
+    } else {
+        lists.get_or_insert_default().for_each(geometry, visit)
     }
 }
 
