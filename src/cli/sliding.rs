@@ -2,7 +2,8 @@
 //! sliding-block puzzles, printed in the seed's format (or as one JSON object).
 //!
 //! The puzzle comes from FILE or standard input; the start and stop boards are drawn, each
-//! distance is reported as it completes (flushed), then `... Solution!` and the path.
+//! distance is reported as it completes (flushed once the run is past its first few
+//! milliseconds), then `... Solution!` and the path.
 
 use super::Failure;
 use crate::sliding::output::{picture_of_key, Progress};
@@ -110,8 +111,8 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::BadInput(format!("{source}: {e}")))?;
     let geometry = Geometry::new(&puzzle);
     let memory = args.memory.unwrap_or(sliding::DEFAULT_MEMORY);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    // Buffered: a short run makes one `write`; `Progress` flushes as distances complete.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let text_mode = !args.json;
     if text_mode && !args.quiet {
         let _ = writeln!(out, "Starting configuration:");
@@ -146,9 +147,9 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
     if args.json {
         let report = json_report(&puzzle, &geometry, style, &outcome, memory);
         let _ = writeln!(out, "{report}");
+        let _ = out.flush();
         return match outcome {
             Outcome::Exhausted { .. } if puzzle.stop.is_some() => {
-                let _ = out.flush();
                 Err(Failure::NoSolution(String::new()))
             }
             _ => Ok(()),
@@ -200,6 +201,7 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
                     out,
                     "{total} configurations are reachable; the farthest are at distance {farthest}."
                 );
+                let _ = out.flush();
                 Ok(())
             }
         }

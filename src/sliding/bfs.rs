@@ -630,13 +630,12 @@ impl<'o, const W: usize> Search<'o, W> {
                 }
                 neighbours.clear();
             };
-            state.unpack(geometry, &current);
-            mover.successors(geometry, &mut state, style, |after, _, _| {
-                neighbours.push(after.pack::<W>(geometry));
+            mover.successor_keys(geometry, &mut state, &current, style, |after| {
+                neighbours.push(*after);
                 if neighbours.len() == 1 << 16 {
                     scan(&mut neighbours, &mut first);
                 }
-                true
+                Next::Explore
             });
             scan(&mut neighbours, &mut first);
             let Some(index) = first else {

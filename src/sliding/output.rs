@@ -10,6 +10,16 @@
 use super::bfs::Event;
 use super::pack::{Geometry, State, WALL};
 use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// For this long from its start, a run's output may wait in the buffer: a run that ends sooner
+/// makes one `write` at the end instead of one per line.
+const QUIET_START: Duration = Duration::from_millis(20);
+
+/// A distance with this many configurations is flushed even in the quiet start: the next
+/// distance, whose work grows with it, may take a while. Below it the next distance takes
+/// a few milliseconds at most, so waiting output is never held back for long.
+const BIG_LEVEL: u64 = 1 << 12;
 
 /// The seed's two-lines-per-row picture of a configuration.
 pub fn picture(geometry: &Geometry, state: &State) -> String {
@@ -57,13 +67,16 @@ pub fn picture_of_key(geometry: &Geometry, key: &[u64]) -> String {
     picture(geometry, &state)
 }
 
-/// Prints the search's progress in the seed's words, flushing as each distance completes.
+/// Prints the search's progress in the seed's words. `out` should be buffered: what was
+/// written is flushed as each distance completes, except for small distances in the first
+/// [`QUIET_START`] of the run, so long runs show their progress line by line.
 pub struct Progress<'g, W: Write> {
     geometry: &'g Geometry,
     verbose: bool,
     first_of_level: bool,
     /// A configuration was printed without its line end yet.
     open_line: bool,
+    started: Instant,
     out: W,
 }
 
@@ -74,6 +87,7 @@ impl<'g, W: Write> Progress<'g, W> {
             verbose,
             first_of_level: true,
             open_line: false,
+            started: Instant::now(),
             out,
         }
     }
@@ -121,10 +135,89 @@ impl<'g, W: Write> Progress<'g, W> {
                         writeln!(self.out, " and {} more.", size - 1)?;
                     }
                 }
-                self.out.flush()?;
+                if size >= BIG_LEVEL || self.started.elapsed() >= QUIET_START {
+                    self.out.flush()?;
+                }
             }
             Event::Goal => {}
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sliding::Puzzle;
+
+    /// A writer that tells how much of what it was given has been flushed.
+    #[derive(Default)]
+    struct Recorder {
+        written: Vec<u8>,
+        flushed: usize,
+    }
+
+    impl Write for Recorder {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.written.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            self.flushed = self.written.len();
+            Ok(())
+        }
+    }
+
+    fn level(progress: &mut Progress<'_, &mut Recorder>, key: &[u64], distance: u32, size: u64) {
+        progress.event(Event::Distance(distance));
+        progress.event(Event::New {
+            number: 0,
+            parent: 0,
+            key,
+        });
+        progress.event(Event::LevelDone { distance, size });
+    }
+
+    #[test]
+    fn small_distances_wait_only_in_the_quiet_start() {
+        let puzzle = Puzzle::parse(b"2 x 2 tiny\n1 = 1\n1\n0001\n").expect("valid");
+        let geometry = Geometry::new(&puzzle);
+        let key = geometry.key_of(&puzzle.start);
+        let mut recorder = Recorder::default();
+        let mut progress = Progress::new(&geometry, false, &mut recorder);
+        // Started "in an hour": the quiet start lasts however slowly the test runs.
+        progress.started = Instant::now() + Duration::from_secs(3600);
+        level(&mut progress, &key, 0, 1);
+        level(&mut progress, &key, 1, BIG_LEVEL - 1);
+        assert_eq!(progress.out.flushed, 0, "small distances wait at first");
+        level(&mut progress, &key, 2, BIG_LEVEL);
+        let everything = progress.out.written.len();
+        assert_eq!(
+            progress.out.flushed, everything,
+            "a big distance is shown at once"
+        );
+        level(&mut progress, &key, 3, 1);
+        assert_eq!(progress.out.flushed, everything);
+        progress.started = Instant::now()
+            .checked_sub(QUIET_START)
+            .expect("the clock has run for the quiet start");
+        level(&mut progress, &key, 4, 1);
+        assert_eq!(
+            progress.out.flushed,
+            progress.out.written.len(),
+            "after the quiet start every distance is shown as it completes"
+        );
+        let text = String::from_utf8(progress.out.written.clone()).expect("ASCII");
+        assert_eq!(text.lines().count(), 10);
+        assert!(text.starts_with("*** Distance 0:\n1.\n*** Distance 1:\n1 and 4094 more.\n"));
+        progress.event(Event::Distance(5));
+        progress.event(Event::New {
+            number: 0,
+            parent: 0,
+            key: &key,
+        });
+        progress.close_line();
+        assert!(progress.out.written.ends_with(b"*** Distance 5:\n1\n"));
+        assert_eq!(progress.out.flushed, progress.out.written.len());
     }
 }
