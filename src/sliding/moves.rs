@@ -295,15 +295,16 @@ impl Mover {
             let mut candidates = [BlockSet::default(); 4];
             match bits {
                 Some((bits, occupied)) => {
-                    // The cells of blocks whose neighbour in direction `k` is empty.
-                    let blocks = occupied & bits.live();
-                    for (k, &dir) in geometry.dirs.iter().enumerate() {
-                        let mut before_empty = (!occupied).rotate_right(dir as u32 & 63) & blocks;
-                        while before_empty != 0 {
-                            let at = before_empty.trailing_zeros() as usize;
-                            before_empty &= before_empty - 1;
-                            let v = state.cells[(bits.base() + at) & CELL_MASK];
-                            insert(&mut candidates[k], usize::from(v.wrapping_sub(1)) & 255);
+                    // By the bits, exactly the blocks that can take a step in direction `k`:
+                    // every block is tried in every direction, without a branch (whether a
+                    // block fits is what the predictor keeps missing), and the window's at
+                    // most 64 cells hold at most 64 blocks.
+                    for (b, &block) in state.blocks.iter().enumerate() {
+                        let mine = bits.mask(block);
+                        let others = occupied & !mine;
+                        for (k, &dir) in geometry.dirs.iter().enumerate() {
+                            let fits = Occupancy::clear(mine, dir, others);
+                            candidates[k][0] |= u64::from(fits) << (b & 63);
                         }
                     }
                 }
@@ -318,13 +319,14 @@ impl Mover {
                     }
                 }
             }
+            let fitted = bits.is_some();
             'directions: for (k, candidates) in candidates.iter().enumerate() {
                 for b in descending(candidates) {
                     movers.clear();
                     movers.push(b);
                     if !self
                         .walker
-                        .travel(geometry, state, &movers, k, reach, false, bits, sink)
+                        .travel(geometry, state, &movers, k, reach, fitted, bits, sink)
                     {
                         break 'directions;
                     }
