@@ -154,7 +154,7 @@ fn occupancy_bits(c: &mut Criterion) {
             })
         });
         let mut mover = Mover::new();
-        for style in [Style(2), Style(3), Style(5)] {
+        for style in [Style(0), Style(2), Style(3), Style(5)] {
             group.bench_function(format!("klotski/style{}_moves_by_{name}", style.0), |b| {
                 b.iter(|| {
                     let mut count = 0u64;
