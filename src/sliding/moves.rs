@@ -291,9 +291,10 @@ impl Mover {
             .map(|bits| (bits, bits.of(state)));
         let mut movers = std::mem::take(&mut self.members);
         if style.0 < 3 {
-            // Only a block with an empty cell just beyond it in a direction can move that way.
+            // `candidates[k]`: the blocks that may step in direction `k`; `fitted` when they
+            // are known to.
             let mut candidates = [BlockSet::default(); 4];
-            match bits {
+            let fitted = match bits {
                 Some((bits, occupied)) => {
                     // By the bits, exactly the blocks that can take a step in direction `k`:
                     // every block is tried in every direction, without a branch (whether a
@@ -307,8 +308,10 @@ impl Mover {
                             candidates[k][0] |= u64::from(fits) << (b & 63);
                         }
                     }
+                    true
                 }
                 None => {
+                    // Only a block with an empty cell just beyond it can step that way.
                     for &p in &state.empties {
                         for (k, &dir) in geometry.dirs.iter().enumerate() {
                             let v = state.cells[(p as i32 - dir) as usize & CELL_MASK];
@@ -317,9 +320,9 @@ impl Mover {
                             }
                         }
                     }
+                    false
                 }
-            }
-            let fitted = bits.is_some();
+            };
             'directions: for (k, candidates) in candidates.iter().enumerate() {
                 for b in descending(candidates) {
                     movers.clear();
