@@ -1,10 +1,15 @@
 //! Criterion benchmarks of the automaton engine (Knuth's KORF1, generated) against the
-//! reference IDA* (KORF0) on fixed positions, nodes uncounted (the plain solve) and counted.
+//! reference IDA* (KORF0) on fixed positions, nodes uncounted (the plain solve) and counted;
+//! and both with the same pattern databases (5-5-5, built in memory first), where the
+//! automaton updates the bound by lookups and the reference computes it from scratch.
 #![forbid(unsafe_code)]
 use criterion::{criterion_group, criterion_main, Criterion};
 use fifteen::engine::automaton::Automaton;
 use fifteen::engine::reference::ReferenceIda;
-use fifteen::{Convention, Engine, Position, SearchOptions};
+use fifteen::heuristic::partition::Partition;
+use fifteen::heuristic::{pdb, Heuristic};
+use fifteen::{Board, Convention, Engine, Position, SearchOptions};
+use std::sync::Arc;
 
 /// Korf's instances 9 and 2 (15-puzzle), and a 24-puzzle random walk.
 const POSITIONS: [(&str, &str); 3] = [
@@ -43,5 +48,37 @@ fn engines(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engines);
+/// Both engines with the 4x4 5-5-5 tables, on positions the reference solves in well under
+/// a second (its bound is computed from scratch at every node).
+fn tables(c: &mut Criterion) {
+    let Ok(partition) = Partition::preset(Board::fifteen(), "5-5-5") else {
+        return;
+    };
+    let Ok(db) = pdb::build(&partition) else {
+        return;
+    };
+    let options = SearchOptions {
+        heuristic: Heuristic::Tables(Arc::new(db)),
+        ..SearchOptions::default()
+    };
+    let mut group = c.benchmark_group("tables");
+    group.sample_size(10);
+    for text in ["124c08b35a76d9ef", "61347528ad9be0fc"] {
+        let start = Position::parse(text, None, Convention::Knuth).expect("valid position");
+        let contenders: [(&str, &dyn Engine); 2] =
+            [("automaton", &Automaton), ("ida", &ReferenceIda)];
+        for (engine_name, engine) in contenders {
+            group.bench_function(format!("{engine_name}/5-5-5/{text}"), |b| {
+                b.iter(|| {
+                    engine
+                        .solve(&start, &options, &mut |_| {})
+                        .map(|o| o.length())
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engines, tables);
 criterion_main!(benches);

@@ -4,8 +4,9 @@
 //! What must hold for every engine that answered: each solution replays move by move to the goal;
 //! its happy/sad split is the replay's and `happy - sad` is the start's Manhattan distance; every
 //! engine reports the same optimal length; and engines that search bound by bound (the IDA*
-//! engines) generated exactly the same number of nodes in every bound they searched completely —
-//! the trees of a completed bound are the same whatever the order of the children.
+//! engines) generated exactly the same number of nodes in every bound they searched completely
+//! with the same heuristic — the trees of a completed bound are the same whatever the order of
+//! the children.
 //! An engine that declines a position for a limit (the BFS engine's memory) is *skipped*, which
 //! is reported but is not a disagreement.
 
@@ -19,6 +20,8 @@ pub struct EngineRun {
     pub engine: &'static str,
     /// Whether the engine's per-bound node counts are Korf's IDA* counts (comparable).
     pub iterative_deepening: bool,
+    /// The heuristic it searched with (node counts compare only between equal heuristics).
+    pub heuristic: String,
     pub result: Result<SearchOutcome, EngineError>,
     /// Wall-clock seconds of the whole call.
     pub seconds: f64,
@@ -32,6 +35,7 @@ impl EngineRun {
         EngineRun {
             engine: engine.name(),
             iterative_deepening: engine.iterative_deepening(),
+            heuristic: options.heuristic.name(),
             result,
             seconds: clock.elapsed().as_secs_f64(),
         }
@@ -110,20 +114,25 @@ pub fn disagreements(start: &Position, runs: &[EngineRun]) -> Vec<String> {
         .filter(|(run, outcome)| run.iterative_deepening && outcome.stats.nodes.is_some())
         .map(|(run, outcome)| (*run, outcome.stats.completed_nodes()))
         .collect();
-    if let Some((first, first_nodes)) = counted.first() {
-        for (run, nodes) in &counted[1..] {
-            // Compare the bounds both searched completely.
-            for (length, count) in nodes {
-                if let Some((_, other)) = first_nodes.iter().find(|(l, _)| l == length) {
-                    if other != count {
-                        problems.push(format!(
-                            "nodes in the completed bound of {length} moves differ: {} {}, {} {}",
-                            first.engine,
-                            other.map_or("-".into(), |n| n.to_string()),
-                            run.engine,
-                            count.map_or("-".into(), |n| n.to_string()),
-                        ));
-                    }
+    for (i, (run, nodes)) in counted.iter().enumerate() {
+        // Against the first run with the same heuristic.
+        let Some((first, first_nodes)) = counted[..i]
+            .iter()
+            .find(|(other, _)| other.heuristic == run.heuristic)
+        else {
+            continue;
+        };
+        // Compare the bounds both searched completely.
+        for (length, count) in nodes {
+            if let Some((_, other)) = first_nodes.iter().find(|(l, _)| l == length) {
+                if other != count {
+                    problems.push(format!(
+                        "nodes in the completed bound of {length} moves differ: {} {}, {} {}",
+                        first.engine,
+                        other.map_or("-".into(), |n| n.to_string()),
+                        run.engine,
+                        count.map_or("-".into(), |n| n.to_string()),
+                    ));
                 }
             }
         }

@@ -4,6 +4,7 @@
 //! - [`board`]: board shapes, directions, home cells and Manhattan distances;
 //! - [`position`]: positions, their notations and conventions, solvability, replay;
 //! - [`engine`]: the engines behind one interface — the reference IDA* (Knuth's KORF0);
+//! - [`heuristic`]: lower bounds: Manhattan and pattern databases (building, caching);
 //! - [`differential`]: checks engines' answers against the position and each other;
 //! - [`korf100`]: Korf's 100 instances with optimal lengths and exact IDA* node counts;
 //! - [`random`]: seeded random walks and uniformly random solvable positions;
@@ -31,6 +32,7 @@ pub mod board;
 pub mod cli;
 pub mod differential;
 pub mod engine;
+pub mod heuristic;
 pub mod korf100;
 pub mod position;
 pub mod random;

@@ -164,7 +164,10 @@ fn crosscheck_command_reports_and_exits_zero() {
 #[test]
 fn compare_prints_table_and_summary() {
     let fifteen = assert_cmd::cargo::cargo_bin("fifteen");
-    let peer = format!("{} solve --engine ida", fifteen.display());
+    let peer = format!(
+        "{} solve --engine ida --heuristic manhattan",
+        fifteen.display()
+    );
     let output = Command::cargo_bin("fifteen")
         .expect("binary")
         .args([

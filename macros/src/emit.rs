@@ -29,11 +29,13 @@ use crate::table::{Action, StateKey, Table};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-/// The parameters of one instantiation: `automaton!(rows = R, cols = C)`.
+/// The parameters of one instantiation: `automaton!(rows = R, cols = C)`, and
+/// `tables = true` to also generate the search with pattern databases ([`Variant::Tables`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
     pub rows: usize,
     pub cols: usize,
+    pub tables: bool,
 }
 
 impl syn::parse::Parse for Config {
@@ -42,12 +44,22 @@ impl syn::parse::Parse for Config {
             syn::punctuated::Punctuated::<syn::MetaNameValue, syn::Token![,]>::parse_terminated(
                 input,
             )?;
-        let (mut rows, mut cols) = (None, None);
+        let (mut rows, mut cols, mut tables) = (None, None, false);
         for pair in &pairs {
             let mut value = &pair.value;
             // A literal passed through `macro_rules!` arrives in an invisible group.
             while let syn::Expr::Group(group) = value {
                 value = &group.expr;
+            }
+            if pair.path.is_ident("tables") {
+                tables = match value {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Bool(flag),
+                        ..
+                    }) => flag.value,
+                    other => return Err(syn::Error::new_spanned(other, "expected true or false")),
+                };
+                continue;
             }
             let value = match value {
                 syn::Expr::Lit(syn::ExprLit {
@@ -71,7 +83,7 @@ impl syn::parse::Parse for Config {
             }
         }
         match (rows, cols) {
-            (Some(rows), Some(cols)) => Ok(Config { rows, cols }),
+            (Some(rows), Some(cols)) => Ok(Config { rows, cols, tables }),
             _ => Err(input.error("expected `rows = R, cols = C`")),
         }
     }
@@ -80,7 +92,7 @@ impl syn::parse::Parse for Config {
 /// Parses the macro's arguments and expands them.
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let config: Config = syn::parse2(input)?;
-    Ok(emit(&Table::new(config.rows, config.cols)))
+    Ok(emit(&Table::new(config.rows, config.cols), config.tables))
 }
 
 fn label(key: StateKey) -> Ident {
@@ -94,6 +106,11 @@ pub enum Variant {
     Plain,
     /// Counts every attempted move in `nodes` (Korf's generated nodes).
     Counted,
+    /// Counts, and decides happy or sad by pattern databases instead of the constant masks:
+    /// `db.step` gives the lookups' values after the move (one new entry per half), the move
+    /// is happy when their estimate drops, and the values before each move are stacked with
+    /// `t` (`vs`). The pieces' cells (`at`) are kept up to date for the lookups.
+    Tables,
 }
 
 /// The code run when state `key` is entered, with its same-cell fallback chain inline.
@@ -102,7 +119,21 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
         return quote! { compile_error!("missing state"); };
     };
     let cell = state.cell;
+    let cell_u8 = cell as u8;
     match state.action {
+        // The piece to put back comes from the stack, not from the board: at the root, an
+        // undo pops a tailcode and only scribbles on the blank's cell (the piece it names
+        // there has not moved), and the tailcodes' entries name no piece (31).
+        Action::Undo { neighbour } if variant == Variant::Tables => quote! {
+            state = states[sp as usize];
+            t = ts[sp as usize];
+            values = vs[sp as usize];
+            let piece = ps[sp as usize];
+            sp = sp.wrapping_sub(1);
+            board[#cell] = board[#neighbour];
+            at[(piece & 31) as usize] = #cell_u8;
+            continue;
+        },
         Action::Undo { neighbour } => quote! {
             state = states[sp as usize];
             t = ts[sp as usize];
@@ -120,9 +151,37 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
             let next = label(successor);
             let back = label(fallback);
             let refused = state_code(table, fallback, variant);
+            if variant == Variant::Tables {
+                let neighbour_u8 = neighbour as u8;
+                return quote! {
+                    nodes = nodes.wrapping_add(1);
+                    let piece = board[#neighbour];
+                    let after = db.step(values, &at, piece, #neighbour_u8, #cell_u8);
+                    let del: Quota = if Tables::happy(values, after) { 1 } else { SAD };
+                    if t <= del {
+                        if t == del {
+                            break Some(State::#me);
+                        }
+                        #refused
+                    }
+                    board[#cell] = piece;
+                    at[(piece & 31) as usize] = #cell_u8;
+                    sp = sp.wrapping_add(1);
+                    states[sp as usize] = State::#back;
+                    ts[sp as usize] = t;
+                    vs[sp as usize] = values;
+                    ps[sp as usize] = piece;
+                    values = after;
+                    t -= del;
+                    state = State::#next;
+                    continue;
+                };
+            }
             let (count, dead_end) = match variant {
                 Variant::Plain => (quote! {}, dead_end_test(table, successor)),
-                Variant::Counted => (quote! { nodes = nodes.wrapping_add(1); }, quote! {}),
+                Variant::Counted | Variant::Tables => {
+                    (quote! { nodes = nodes.wrapping_add(1); }, quote! {})
+                }
             };
             quote! {
                 #count
@@ -214,12 +273,36 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
             quote! { let mut nodes = self.nodes; },
             quote! { self.nodes = nodes; },
         ),
+        Variant::Tables => (
+            quote! { run_tables },
+            quote! {
+                let mut nodes = self.nodes;
+                let mut at = self.at;
+                let mut values = self.values;
+                let mut vs = self.vs;
+                let mut ps = self.ps;
+            },
+            quote! {
+                self.nodes = nodes;
+                self.at = at;
+                self.values = values;
+                self.vs = vs;
+                self.ps = ps;
+            },
+        ),
     };
     let doc = match variant {
         Variant::Plain => quote! { #[doc = "Without counting nodes."] },
         Variant::Counted => quote! {
             #[doc = "Every move attempted adds one to `nodes` (Korf's generated nodes)."]
         },
+        Variant::Tables => quote! {
+            #[doc = "Happy or sad by the pattern databases `db`; counts nodes."]
+        },
+    };
+    let params = match variant {
+        Variant::Tables => quote! { db: &Tables, },
+        _ => quote! {},
     };
     quote! {
         /// Runs the automaton from `start` until it pops `Bottom` (returns `None`) or a move
@@ -227,7 +310,7 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
         /// were before it, so that running from `win.fallback()` resumes the search).
         #doc
         #[inline(never)]
-        pub fn #name(&mut self, start: State) -> Option<State> {
+        pub fn #name(&mut self, #params start: State) -> Option<State> {
             #board_binding
             let mut states = self.states;
             let mut ts = self.ts;
@@ -252,8 +335,10 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
     }
 }
 
-/// All items of one instantiation.
-pub fn emit(table: &Table) -> TokenStream {
+/// All items of one instantiation; with `tables`, also `TablesMachine`, whose `run_tables`
+/// looks moves up in pattern databases (the type `Tables` must be in scope where the macro is
+/// invoked, with `step` and `happy` as in `fifteen::heuristic::pdb::PatternDb`).
+pub fn emit(table: &Table, tables: bool) -> TokenStream {
     let shape = table.shape;
     let (rows, cols, cells) = (shape.rows, shape.cols, shape.cells());
     let count = table.states.len();
@@ -273,6 +358,51 @@ pub fn emit(table: &Table) -> TokenStream {
     let undo_flags: Vec<bool> = table.states.iter().map(|s| s.key.is_undo()).collect();
     let run_plain = search_loop(table, Variant::Plain);
     let run_counted = search_loop(table, Variant::Counted);
+    let tables_machine = if tables {
+        let run_tables = search_loop(table, Variant::Tables);
+        quote! {
+            /// The automaton with pattern databases: the pass of [`Machine`] plus the cell of
+            /// each piece (`at`, by home cell) and the lookups' values, stacked with `t`
+            /// together with the piece each move pushed.
+            #[derive(Clone, Debug)]
+            pub struct TablesMachine {
+                pub board: [u8; CELLS],
+                pub states: [State; STACK],
+                pub ts: [Quota; STACK],
+                pub sp: u8,
+                pub t: Quota,
+                pub nodes: u64,
+                pub at: [u8; 32],
+                pub values: u64,
+                pub vs: [u64; STACK],
+                /// The piece each stacked move pushed (31: none).
+                pub ps: [u8; STACK],
+            }
+
+            impl Default for TablesMachine {
+                fn default() -> TablesMachine {
+                    TablesMachine {
+                        board: [0; CELLS],
+                        states: [State::Bottom; STACK],
+                        ts: [0; STACK],
+                        sp: 0,
+                        t: 0,
+                        nodes: 0,
+                        at: [0; 32],
+                        values: 0,
+                        vs: [0; STACK],
+                        ps: [31; STACK],
+                    }
+                }
+            }
+
+            impl TablesMachine {
+                #run_tables
+            }
+        }
+    } else {
+        quote! {}
+    };
     let tail_arms: Vec<TokenStream> = (0..rows)
         .flat_map(|row| (0..cols).map(move |col| (row, col)))
         .flat_map(|(row, col)| (0..4).map(move |d| (row, col, d)))
@@ -383,6 +513,8 @@ pub fn emit(table: &Table) -> TokenStream {
             #run_plain
             #run_counted
         }
+
+        #tables_machine
     }
 }
 
@@ -490,7 +622,32 @@ mod tests {
     }
 
     #[test]
+    fn the_tables_variant_looks_moves_up_and_stacks_the_values() {
+        let plain = expand(quote! { rows = 3, cols = 3 }).map(|t| t.to_string());
+        assert!(!plain.expect("expands").contains("TablesMachine"));
+        let text = expand(quote! { rows = 3, cols = 3, tables = true })
+            .map(|t| t.to_string())
+            .expect("expands");
+        assert!(text.contains("pub struct TablesMachine"));
+        assert!(text.contains("pub fn run_tables (& mut self , db : & Tables , start : State)"));
+        let table = Table::new(3, 3);
+        // The centre entered from the east tries three moves, each looked up and stacked.
+        let code = state_code(&table, StateKey::new(1, 1, 3, 0), Variant::Tables).to_string();
+        assert_eq!(code.matches("db . step (values , & at , piece").count(), 3);
+        assert_eq!(code.matches("vs [sp as usize] = values").count(), 3);
+        assert_eq!(code.matches("ps [sp as usize] = piece").count(), 3);
+        assert_eq!(code.matches("nodes = nodes . wrapping_add (1)").count(), 3);
+        assert!(!code.contains("t < del + SAD"), "no Manhattan dead-end test");
+        // An undo puts back the piece named on the stack, with the values stacked with it.
+        let undo = state_code(&table, StateKey::new(1, 1, 0, 0), Variant::Tables).to_string();
+        assert!(undo.contains("values = vs [sp as usize]"));
+        assert!(undo.contains("let piece = ps [sp as usize]"));
+        assert!(undo.contains("at [(piece & 31) as usize] = 4u8"));
+    }
+
+    #[test]
     fn bad_arguments_are_refused() {
+        assert!(expand(quote! { rows = 4, cols = 4, tables = 1 }).is_err());
         assert!(expand(quote! { rows = 4 }).is_err());
         assert!(expand(quote! { rows = 6, cols = 4 }).is_err());
         assert!(expand(quote! { rows = 4, cols = 4, depth = 3 }).is_err());

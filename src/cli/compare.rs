@@ -8,10 +8,11 @@
 //! the repeats; the summary compares total times, in the style of hyperfine, with the spread
 //! over the repeats.
 
-use super::Failure;
+use super::{Failure, Resolver};
 use crate::board::Board;
 use crate::differential::{disagreements, EngineRun};
 use crate::engine::{Engine, SearchOptions};
+use crate::heuristic::store::Choice;
 use crate::korf100;
 use crate::position::{Convention, Position};
 use crate::random::PositionSource;
@@ -71,6 +72,16 @@ pub struct CompareArgs {
     #[arg(long, value_name = "CMD")]
     pub peer: Vec<String>,
 
+    /// Heuristics of the IDA* engines, separated by commas (e.g. manhattan,6-6-3,7-8): each
+    /// engine runs with each; default manhattan.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub heuristic: Vec<Choice>,
+
+    /// Directory of the pattern-database tables (default: $FIFTEEN_TABLES, else the user's
+    /// cache directory).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
+
     /// Print the results as one JSON object.
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
@@ -80,17 +91,25 @@ pub struct CompareArgs {
     pub csv: bool,
 }
 
-/// A contestant: one of our engines or an external program.
+/// A contestant: one of our engines (with a heuristic, for the IDA* engines) or an external
+/// program.
 enum Contestant {
-    Engine(Box<dyn Engine>),
-    Peer { name: String, argv: Vec<String> },
+    Engine {
+        engine: Box<dyn Engine>,
+        heuristic: Choice,
+        /// Shown as `engine/heuristic` (when several heuristics run).
+        name: String,
+    },
+    Peer {
+        name: String,
+        argv: Vec<String>,
+    },
 }
 
 impl Contestant {
     fn name(&self) -> String {
         match self {
-            Contestant::Engine(engine) => engine.name().to_string(),
-            Contestant::Peer { name, .. } => name.clone(),
+            Contestant::Engine { name, .. } | Contestant::Peer { name, .. } => name.clone(),
         }
     }
 }
@@ -131,12 +150,33 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
             "no positions: give POSITIONs, --korf100, --file or --random".into(),
         ));
     }
-    let mut contestants: Vec<Contestant> = args
-        .selection
-        .kinds()
-        .iter()
-        .map(|k| Contestant::Engine(k.engine()))
-        .collect();
+    let heuristics = if args.heuristic.is_empty() {
+        vec![Choice::Manhattan]
+    } else {
+        args.heuristic.clone()
+    };
+    let mut contestants: Vec<Contestant> = Vec::new();
+    for kind in args.selection.kinds() {
+        let engine = kind.engine();
+        let choices = if engine.iterative_deepening() {
+            heuristics.clone()
+        } else {
+            vec![Choice::Manhattan]
+        };
+        for heuristic in choices {
+            let name = if args.heuristic.is_empty() || !engine.iterative_deepening() {
+                engine.name().to_string()
+            } else {
+                format!("{}/{heuristic}", engine.name())
+            };
+            contestants.push(Contestant::Engine {
+                engine: kind.engine(),
+                heuristic,
+                name,
+            });
+        }
+    }
+    let mut resolver = Resolver::new(args.tables.clone());
     for command in &args.peer {
         let argv: Vec<String> = command.split_whitespace().map(str::to_string).collect();
         if argv.is_empty() {
@@ -177,7 +217,13 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                 skipped: None,
             });
             match contestant {
-                Contestant::Engine(engine) => {
+                Contestant::Engine {
+                    engine, heuristic, ..
+                } => {
+                    let counting = SearchOptions {
+                        heuristic: resolver.get(start.board(), heuristic)?,
+                        ..counting.clone()
+                    };
                     let run = EngineRun::new(engine.as_ref(), start, &counting);
                     if let Ok(outcome) = &run.result {
                         rows[row_index].length = outcome.length();
@@ -185,7 +231,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                     }
                     rows[row_index].skipped = run.skipped().map(str::to_string);
                     lengths.push((
-                        run.engine.to_string(),
+                        contestant.name(),
                         run.result.as_ref().ok().and_then(|o| o.length()),
                     ));
                     runs.push(run);
@@ -242,7 +288,13 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                     continue;
                 }
                 let seconds = match contestant {
-                    Contestant::Engine(engine) => {
+                    Contestant::Engine {
+                        engine, heuristic, ..
+                    } => {
+                        let plain = SearchOptions {
+                            heuristic: resolver.get(start.board(), heuristic)?,
+                            ..plain.clone()
+                        };
                         let clock = Instant::now();
                         let result = engine.solve(start, &plain, &mut |_| {});
                         let seconds = clock.elapsed().as_secs_f64();

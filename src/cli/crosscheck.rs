@@ -34,6 +34,10 @@ pub struct CrosscheckArgs {
 
     #[command(flatten)]
     pub selection: super::EngineSelection,
+
+    /// The IDA* engines' lower bound (default here: manhattan).
+    #[command(flatten)]
+    pub heuristic: super::HeuristicArgs,
 }
 
 /// What a cross-check found.
@@ -61,6 +65,9 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let options = SearchOptions {
         memory_limit: Some(args.selection.memory),
+        heuristic: args
+            .heuristic
+            .resolve(args.size, crate::heuristic::store::Choice::Manhattan)?,
         ..SearchOptions::default()
     };
     let report = check_positions(&positions, &engines, &options, &mut stdout.lock(), true)

@@ -3,12 +3,17 @@
 //! Every failure becomes one line on stderr (or Knuth's "Sorry …" line on stdout) and an exit
 //! status: 0 solved, 1 no solution exists, 2 bad input or usage. Nothing here panics on input.
 
+pub mod batch;
 pub mod compare;
 pub mod crosscheck;
 pub mod sliding;
 pub mod solve;
+pub mod tables;
 
+use crate::board::Board;
 use crate::engine::EngineKind;
+use crate::heuristic::store::{Choice, Store};
+use crate::heuristic::Heuristic;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
@@ -22,7 +27,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Solve an n-puzzle position optimally (IDA* with the Manhattan bound).
+    /// Solve n-puzzle positions optimally (IDA* with pattern databases or Manhattan).
     Solve(solve::SolveArgs),
     /// Solve seeded positions with several engines and check that they agree.
     Crosscheck(crosscheck::CrosscheckArgs),
@@ -30,6 +35,8 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Shortest solutions of general sliding-block puzzles (Knuth's SLIDING, breadth-first).
     Sliding(sliding::SlidingArgs),
+    /// Build or list the pattern databases (the tables of the stronger heuristics).
+    Tables(tables::TablesArgs),
 }
 
 /// The engines a multi-engine command runs, and the BFS engine's budget.
@@ -53,6 +60,70 @@ impl EngineSelection {
         } else {
             self.engines.clone()
         }
+    }
+}
+
+/// The lower bound of the IDA* engines and where its tables are kept.
+#[derive(Debug, Args)]
+pub struct HeuristicArgs {
+    /// Lower bound: manhattan (Knuth's), a pattern-database partition (4x4: 5-5-5, 6-6-3,
+    /// 7-8; 3x3: 8; 3x4 and 4x3: 6-5; 5x5: 6-6-6-6), or default: the strongest partition whose
+    /// tables are cached, else one that builds in seconds (else manhattan).
+    #[arg(long, value_name = "NAME")]
+    pub heuristic: Option<Choice>,
+
+    /// Directory of the pattern-database tables (default: $FIFTEEN_TABLES, else the user's
+    /// cache directory).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
+}
+
+impl HeuristicArgs {
+    /// The heuristic for `board`, `fallback` when none was named; its tables loaded or built.
+    pub fn resolve(&self, board: Board, fallback: Choice) -> Result<Heuristic, Failure> {
+        let choice = self.heuristic.clone().unwrap_or(fallback);
+        if choice == Choice::Manhattan {
+            return Ok(Heuristic::Manhattan);
+        }
+        let store = Store::new(self.tables.as_deref()).map_err(Failure::BadInput)?;
+        store.heuristic(&choice, board).map_err(Failure::BadInput)
+    }
+}
+
+/// Heuristics resolved once per board and choice, for commands that run many positions.
+pub struct Resolver {
+    tables: Option<std::path::PathBuf>,
+    store: Option<Store>,
+    known: std::collections::HashMap<(Board, Choice), Heuristic>,
+}
+
+impl Resolver {
+    pub fn new(tables: Option<std::path::PathBuf>) -> Resolver {
+        Resolver {
+            tables,
+            store: None,
+            known: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The heuristic `choice` for `board`, its tables loaded (or built) the first time.
+    pub fn get(&mut self, board: Board, choice: &Choice) -> Result<Heuristic, Failure> {
+        if *choice == Choice::Manhattan {
+            return Ok(Heuristic::Manhattan);
+        }
+        if let Some(h) = self.known.get(&(board, choice.clone())) {
+            return Ok(h.clone());
+        }
+        if self.store.is_none() {
+            self.store = Some(Store::new(self.tables.as_deref()).map_err(Failure::BadInput)?);
+        }
+        let store = self
+            .store
+            .as_ref()
+            .ok_or_else(|| Failure::BadInput("no store".into()))?;
+        let h = store.heuristic(choice, board).map_err(Failure::BadInput)?;
+        self.known.insert((board, choice.clone()), h.clone());
+        Ok(h)
     }
 }
 
@@ -92,6 +163,7 @@ pub fn main() -> ExitCode {
         Command::Crosscheck(args) => crosscheck::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Sliding(args) => sliding::run(&args),
+        Command::Tables(args) => tables::run(&args),
     };
     ExitCode::from(report(result))
 }

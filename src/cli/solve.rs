@@ -5,6 +5,8 @@
 use super::Failure;
 use crate::board::{Board, Direction};
 use crate::engine::{BoundStats, EngineKind, SearchOptions, SearchOutcome};
+use crate::heuristic::store::Choice;
+use crate::heuristic::Heuristic;
 use crate::position::{Convention, Position};
 use clap::Args;
 use std::io::Write;
@@ -13,8 +15,18 @@ use std::io::Write;
 pub struct SolveArgs {
     /// The start position: hex digits row by row (`159d26ae37bf48c0`, boards of at most 16
     /// cells) or decimal tiles separated by commas or spaces; 0 is the blank.
-    #[arg(required = true, num_args = 1.., value_name = "POSITION")]
+    #[arg(
+        required_unless_present = "file",
+        conflicts_with = "file",
+        num_args = 1..,
+        value_name = "POSITION"
+    )]
     pub position: Vec<String>,
+
+    /// Solve every position of a file instead (one per line, `-` for standard input; blank
+    /// lines and `#` comments are skipped): one result line each, then a summary.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
 
     /// Board size RxC (2 to 5 each); inferred from 9, 12, 16 or 25 tiles when omitted.
     #[arg(long, value_name = "RxC")]
@@ -45,6 +57,9 @@ pub struct SolveArgs {
     #[arg(long)]
     pub json: bool,
 
+    #[command(flatten)]
+    pub heuristic: super::HeuristicArgs,
+
     /// Memory budget for engines that store positions (bfs), e.g. 512M, 2G or bytes.
     #[arg(long, value_name = "SIZE", value_parser = super::sliding::parse_size)]
     pub memory: Option<u64>,
@@ -69,6 +84,9 @@ pub fn parse_order(text: &str) -> Result<[Direction; 4], String> {
 }
 
 pub fn run(args: &SolveArgs) -> Result<(), Failure> {
+    if let Some(file) = &args.file {
+        return super::batch::run(args, file);
+    }
     let text = args.position.join(" ");
     let start = Position::parse(&text, args.size, args.convention).map_err(Failure::bad_input)?;
     let options = SearchOptions {
@@ -76,6 +94,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         count_nodes: args.stats || args.json,
         order: args.order,
         memory_limit: args.memory,
+        heuristic: Heuristic::Manhattan,
     };
     if !start.is_solvable() {
         if args.json {
@@ -90,6 +109,10 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             crate::engine::EngineError::Unsolvable.to_string(),
         ));
     }
+    let options = SearchOptions {
+        heuristic: heuristic_for(args, start.board())?,
+        ..options
+    };
     let engine = args.engine.engine();
     let json = args.json;
     let mut progress = |bound: &BoundStats| {
@@ -107,11 +130,27 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         .solve(&start, &options, &mut progress)
         .map_err(Failure::bad_input)?;
     if json {
-        println!("{}", json_report(&start, args, &outcome));
+        println!(
+            "{}",
+            json_report(&start, args, &options.heuristic, &outcome)
+        );
     } else {
-        print_text(&start, args, &outcome);
+        print_text(&start, args, &options.heuristic, &outcome);
     }
     Ok(())
+}
+
+/// The heuristic of `args` for `board` (none for bfs, which refuses one).
+pub fn heuristic_for(args: &SolveArgs, board: crate::board::Board) -> Result<Heuristic, Failure> {
+    if args.engine == EngineKind::Bfs {
+        if args.heuristic.heuristic.is_some() {
+            return Err(Failure::BadInput(
+                "--heuristic is for the IDA* engines; bfs needs no lower bound".into(),
+            ));
+        }
+        return Ok(Heuristic::Manhattan);
+    }
+    args.heuristic.resolve(board, Choice::Default)
 }
 
 /// KORF0's line for a bound without solution.
@@ -122,7 +161,12 @@ pub fn bound_line(bound: &BoundStats) -> String {
     )
 }
 
-fn print_text(start: &Position, args: &SolveArgs, outcome: &SearchOutcome) {
+pub fn print_text(
+    start: &Position,
+    args: &SolveArgs,
+    heuristic: &Heuristic,
+    outcome: &SearchOutcome,
+) {
     let last_seconds = outcome.stats.bounds.last().map_or(0.0, |b| b.seconds);
     for solution in &outcome.solutions {
         let moves = start.moves_notation(&solution.moves, args.convention);
@@ -144,6 +188,14 @@ fn print_text(start: &Position, args: &SolveArgs, outcome: &SearchOutcome) {
         println!("{count} optimal solution{plural} ({last_seconds:.2} sec)");
     }
     if args.stats {
+        if args.engine != EngineKind::Bfs {
+            println!(
+                "Heuristic {} estimates {} moves (Manhattan {})",
+                heuristic.name(),
+                heuristic.estimate(start),
+                start.manhattan()
+            );
+        }
         let seconds = outcome.stats.seconds;
         match outcome.stats.nodes {
             Some(nodes) => println!(
@@ -155,7 +207,12 @@ fn print_text(start: &Position, args: &SolveArgs, outcome: &SearchOutcome) {
     }
 }
 
-fn json_report(start: &Position, args: &SolveArgs, outcome: &SearchOutcome) -> serde_json::Value {
+pub fn json_report(
+    start: &Position,
+    args: &SolveArgs,
+    heuristic: &Heuristic,
+    outcome: &SearchOutcome,
+) -> serde_json::Value {
     let first = outcome.solutions.first();
     let moves = |s: &crate::engine::Solution| start.moves_notation(&s.moves, args.convention);
     let bounds: Vec<serde_json::Value> = outcome
@@ -176,6 +233,8 @@ fn json_report(start: &Position, args: &SolveArgs, outcome: &SearchOutcome) -> s
         "engine": args.engine.name(),
         "solvable": true,
         "manhattan": start.manhattan(),
+        "heuristic": (args.engine != EngineKind::Bfs).then(|| heuristic.name()),
+        "estimate": (args.engine != EngineKind::Bfs).then(|| heuristic.estimate(start)),
         "length": first.map(|s| s.len()),
         "happy": first.map(|s| s.happy),
         "sad": first.map(|s| s.sad),

@@ -21,18 +21,33 @@
 
 use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
 use crate::board::{Board, Direction};
+use crate::heuristic::pdb::{piece_cells, PatternDb};
+use crate::heuristic::Heuristic;
 use crate::position::Position;
 use std::time::Instant;
 
 /// What the driver needs of one generated automaton.
 trait Generated: Default {
     type State: Copy;
+    /// What the search looks moves up in: nothing (Manhattan) or the pattern databases.
+    type Context;
 
     /// Prepares a pass from `start` with `happy` and `sad` moves to make (each at most 255);
     /// returns the first state to run.
-    fn set_up(&mut self, start: &Position, happy: u32, sad: u32) -> Self::State;
+    fn set_up(
+        &mut self,
+        context: &Self::Context,
+        start: &Position,
+        happy: u32,
+        sad: u32,
+    ) -> Self::State;
     /// Runs until the bottom of the stack (`None`) or a winning move (its state).
-    fn run(&mut self, count: bool, state: Self::State) -> Option<Self::State>;
+    fn run(
+        &mut self,
+        context: &Self::Context,
+        count: bool,
+        state: Self::State,
+    ) -> Option<Self::State>;
     /// Where to resume after recording a winning move.
     fn resume(state: Self::State) -> Self::State;
     /// The blank's cells before each move of the path of `length` moves ending with the winning
@@ -41,74 +56,120 @@ trait Generated: Default {
     fn nodes(&self) -> u64;
 }
 
+/// Implements [`Generated`] for one machine of one instantiation; `$extra` sets up what the
+/// machine keeps beyond Knuth's (the pieces' cells and the lookups' values).
+macro_rules! generated {
+    ($module:ident, $machine:ident, $context:ty, |$self_:ident, $ctx:ident, $start:ident| $extra:block,
+     |$me:ident, $c:ident, $count:ident, $state:ident| $run:expr) => {
+        impl Generated for $module::$machine {
+            type State = $module::State;
+            type Context = $context;
+
+            fn set_up(
+                &mut self,
+                $ctx: &$context,
+                $start: &Position,
+                happy: u32,
+                sad: u32,
+            ) -> $module::State {
+                use $module::{tailcode, Quota, State, CELLS, SAD};
+                let t = Quota::try_from(happy).unwrap_or(Quota::MAX)
+                    + Quota::try_from(sad).unwrap_or(0) * SAD;
+                let mut board = [0u8; CELLS];
+                for (cell, &tile) in board.iter_mut().zip($start.tiles()) {
+                    // Knuth's renumbering: a piece is named by its home cell.
+                    *cell = tile.wrapping_sub(1);
+                }
+                *self = $module::$machine::default();
+                self.board = board;
+                {
+                    let $self_ = &mut *self;
+                    $extra
+                }
+                self.states[0] = State::Bottom;
+                self.ts[0] = t;
+                let blank = $start.blank();
+                for d in Direction::ALL {
+                    if let Some(state) = tailcode(blank, d.code()) {
+                        self.sp += 1;
+                        let top = usize::from(self.sp);
+                        self.states[top] = state;
+                        self.ts[top] = t;
+                    }
+                }
+                // Pop the last tailcode: it runs first (Knuth's `switcher`).
+                let top = usize::from(self.sp);
+                self.sp -= 1;
+                self.t = self.ts[top];
+                self.states[top]
+            }
+
+            fn run(
+                &mut self,
+                $c: &$context,
+                $count: bool,
+                $state: $module::State,
+            ) -> Option<$module::State> {
+                let $me = self;
+                $run
+            }
+
+            fn resume(state: $module::State) -> $module::State {
+                state.fallback()
+            }
+
+            fn path(&self, win: $module::State, length: usize) -> (Vec<usize>, Direction) {
+                let earlier = length.saturating_sub(1);
+                let top = usize::from(self.sp);
+                let first = (top + 1).saturating_sub(earlier);
+                let mut cells: Vec<usize> =
+                    self.states[first..=top].iter().map(|s| s.cell()).collect();
+                cells.push(win.cell());
+                (cells, Direction::from_code(win.direction()))
+            }
+
+            fn nodes(&self) -> u64 {
+                self.nodes
+            }
+        }
+    };
+}
+
 /// Instantiates the automaton for each listed board, in a module of its own, and lets the
-/// driver use it.
+/// driver use it; the boards after `tables:` also get the search with pattern databases.
 macro_rules! instantiate {
-    ($($module:ident = $rows:literal x $cols:literal),* $(,)?) => {
+    (plain: [$($module:ident = $rows:literal x $cols:literal),* $(,)?],
+     tables: [$($tmodule:ident = $trows:literal x $tcols:literal),* $(,)?]) => {
         $(
             /// Knuth's automaton, generated for one board size.
             pub mod $module {
                 fifteen_macros::automaton!(rows = $rows, cols = $cols);
             }
-
-            impl Generated for $module::Machine {
-                type State = $module::State;
-
-                fn set_up(&mut self, start: &Position, happy: u32, sad: u32) -> $module::State {
-                    use $module::{tailcode, Quota, State, CELLS, SAD};
-                    let t = Quota::try_from(happy).unwrap_or(Quota::MAX)
-                        + Quota::try_from(sad).unwrap_or(0) * SAD;
-                    let mut board = [0u8; CELLS];
-                    for (cell, &tile) in board.iter_mut().zip(start.tiles()) {
-                        // Knuth's renumbering: a piece is named by its home cell.
-                        *cell = tile.wrapping_sub(1);
-                    }
-                    *self = $module::Machine::default();
-                    self.board = board;
-                    self.states[0] = State::Bottom;
-                    self.ts[0] = t;
-                    let blank = start.blank();
-                    for d in Direction::ALL {
-                        if let Some(state) = tailcode(blank, d.code()) {
-                            self.sp += 1;
-                            let top = usize::from(self.sp);
-                            self.states[top] = state;
-                            self.ts[top] = t;
-                        }
-                    }
-                    // Pop the last tailcode: it runs first (Knuth's `switcher`).
-                    let top = usize::from(self.sp);
-                    self.sp -= 1;
-                    self.t = self.ts[top];
-                    self.states[top]
-                }
-
-                fn run(&mut self, count: bool, state: $module::State) -> Option<$module::State> {
-                    if count {
-                        self.run_counted(state)
-                    } else {
-                        self.run_plain(state)
-                    }
-                }
-
-                fn resume(state: $module::State) -> $module::State {
-                    state.fallback()
-                }
-
-                fn path(&self, win: $module::State, length: usize) -> (Vec<usize>, Direction) {
-                    let earlier = length.saturating_sub(1);
-                    let top = usize::from(self.sp);
-                    let first = (top + 1).saturating_sub(earlier);
-                    let mut cells: Vec<usize> =
-                        self.states[first..=top].iter().map(|s| s.cell()).collect();
-                    cells.push(win.cell());
-                    (cells, Direction::from_code(win.direction()))
-                }
-
-                fn nodes(&self) -> u64 {
-                    self.nodes
-                }
+        )*
+        $(
+            /// Knuth's automaton, generated for one board size, with pattern databases too.
+            pub mod $tmodule {
+                use crate::heuristic::pdb::PatternDb as Tables;
+                fifteen_macros::automaton!(rows = $trows, cols = $tcols, tables = true);
             }
+
+            generated!($tmodule, TablesMachine, PatternDb, |machine, db, start| {
+                let (at, blank) = piece_cells(start);
+                machine.at[..at.len()].copy_from_slice(&at);
+                machine.values = db.values(&at, blank);
+                // The root's tailcodes resume with the root's values.
+                machine.vs.fill(machine.values);
+            }, |machine, db, _count, state| machine.run_tables(db, state));
+        )*
+        $(
+            generated!($module, Machine, (), |_machine, _db, _start| {}, |machine, _db, count, state| {
+                if count { machine.run_counted(state) } else { machine.run_plain(state) }
+            });
+        )*
+        $(
+            generated!($tmodule, Machine, (), |_machine, _db, _start| {}, |machine, _db, count, state| {
+                if count { machine.run_counted(state) } else { machine.run_plain(state) }
+            });
         )*
 
         /// Solves on whichever instantiation fits the board.
@@ -118,22 +179,35 @@ macro_rules! instantiate {
             progress: &mut dyn FnMut(&BoundStats),
         ) -> Result<SearchOutcome, EngineError> {
             let board = start.board();
-            match (board.rows(), board.cols()) {
-                $(($rows, $cols) => drive::<$module::Machine>(start, options, progress),)*
-                _ => Err(EngineError::UnsupportedBoard {
-                    engine: NAME,
-                    board: board.to_string(),
-                }),
+            let unsupported = || EngineError::UnsupportedBoard {
+                engine: NAME,
+                board: board.to_string(),
+            };
+            match (&options.heuristic, board.rows(), board.cols()) {
+                $((Heuristic::Manhattan, $rows, $cols) => {
+                    drive::<$module::Machine>(&(), start, options, progress)
+                })*
+                $((Heuristic::Manhattan, $trows, $tcols) => {
+                    drive::<$tmodule::Machine>(&(), start, options, progress)
+                })*
+                $((Heuristic::Tables(db), $trows, $tcols) => {
+                    if db.partition().board() != board {
+                        return Err(unsupported());
+                    }
+                    drive::<$tmodule::TablesMachine>(db, start, options, progress)
+                })*
+                _ => Err(unsupported()),
             }
         }
 
         /// The board sizes the automaton is generated for.
-        pub const SIZES: &[(usize, usize)] = &[$(($rows, $cols)),*];
+        pub const SIZES: &[(usize, usize)] = &[$(($rows, $cols),)* $(($trows, $tcols),)*];
 
         /// The number of states `(r, c, d, p)` generated for `board`, if it is instantiated.
         pub fn state_count(board: Board) -> Option<usize> {
             match (board.rows(), board.cols()) {
                 $(($rows, $cols) => Some($module::STATES),)*
+                $(($trows, $tcols) => Some($tmodule::STATES),)*
                 _ => None,
             }
         }
@@ -141,22 +215,26 @@ macro_rules! instantiate {
 }
 
 instantiate!(
-    board2x2 = 2 x 2,
-    board2x3 = 2 x 3,
-    board2x4 = 2 x 4,
-    board2x5 = 2 x 5,
-    board3x2 = 3 x 2,
-    board3x3 = 3 x 3,
-    board3x4 = 3 x 4,
-    board3x5 = 3 x 5,
-    board4x2 = 4 x 2,
-    board4x3 = 4 x 3,
-    board4x4 = 4 x 4,
-    board4x5 = 4 x 5,
-    board5x2 = 5 x 2,
-    board5x3 = 5 x 3,
-    board5x4 = 5 x 4,
-    board5x5 = 5 x 5,
+    plain: [
+        board2x2 = 2 x 2,
+        board2x3 = 2 x 3,
+        board2x4 = 2 x 4,
+        board2x5 = 2 x 5,
+        board3x2 = 3 x 2,
+        board3x5 = 3 x 5,
+        board4x2 = 4 x 2,
+        board4x5 = 4 x 5,
+        board5x2 = 5 x 2,
+        board5x3 = 5 x 3,
+        board5x4 = 5 x 4,
+    ],
+    tables: [
+        board3x3 = 3 x 3,
+        board3x4 = 3 x 4,
+        board4x3 = 4 x 3,
+        board4x4 = 4 x 4,
+        board5x5 = 5 x 5,
+    ]
 );
 
 const NAME: &str = "automaton";
@@ -199,11 +277,13 @@ impl Engine for Automaton {
 
 /// KORF1's main loop (section 5) around one generated automaton.
 fn drive<A: Generated>(
+    context: &A::Context,
     start: &Position,
     options: &SearchOptions,
     progress: &mut dyn FnMut(&BoundStats),
 ) -> Result<SearchOutcome, EngineError> {
-    let h = u32::try_from(start.manhattan()).unwrap_or(u32::MAX);
+    let h = options.heuristic.estimate(start);
+    let manhattan = start.manhattan() as u32;
     let counted = |n: u64| options.count_nodes.then_some(n);
     if h == 0 {
         // The start is the goal (Knuth's `if (moves == 0) goto win`).
@@ -235,17 +315,16 @@ fn drive<A: Generated>(
             )));
         }
         let clock = Instant::now();
-        let mut state = machine.set_up(start, happy, sad);
+        let mut state = machine.set_up(context, start, happy, sad);
         let mut solutions = Vec::new();
-        while let Some(win) = machine.run(options.count_nodes, state) {
+        while let Some(win) = machine.run(context, options.count_nodes, state) {
             let (mut cells, last) = machine.path(win, length as usize);
             let goal_cell = cells.last().and_then(|&c| start.board().neighbour(c, last));
             cells.extend(goal_cell);
-            solutions.push(Solution {
-                moves: pieces_pushed(start, &cells),
-                happy,
-                sad,
-            });
+            solutions.push(Solution::with_length(
+                pieces_pushed(start, &cells),
+                manhattan,
+            ));
             if !options.all {
                 break;
             }
@@ -253,8 +332,8 @@ fn drive<A: Generated>(
         }
         let root = u64::from(sad == 0);
         let bound = BoundStats {
-            happy,
-            sad,
+            happy: (length + manhattan) / 2,
+            sad: (length - manhattan) / 2,
             nodes: counted(machine.nodes() + root),
             seconds: clock.elapsed().as_secs_f64(),
             completed: options.all || solutions.is_empty(),

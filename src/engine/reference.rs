@@ -2,10 +2,12 @@
 //! plainly so that it is obviously correct. Every faster engine is checked against it.
 //!
 //! For `k = 0, 1, 2, …` a depth-first search tries to reach the goal with exactly `h + k`
-//! *happy* moves (a piece comes one step closer to home) and `k` *sad* ones (one step farther),
-//! where `h` is the Manhattan distance of the start. Invariant at every node: happy moves left
-//! minus sad moves left equals the node's Manhattan distance; so a node with nothing left is the
-//! goal, and a move is possible only while its kind of move is left.
+//! *happy* moves (the lower bound drops by one) and `k` *sad* ones (it rises by one), where `h`
+//! is the lower bound of the start: with Manhattan, a move is happy when its piece comes one
+//! step closer to home; with pattern databases, the bound is computed from scratch at every
+//! node. Invariant at every node: happy moves left minus sad moves left equals the node's lower
+//! bound; so a node with nothing left is the goal, and a move is possible only while its kind
+//! of move is left.
 //!
 //! Node counting follows Korf (1985): the root counts 1 (once, in the first iteration), every generated child
 //! counts 1 (including the ones the bound then prunes), the move undoing the previous one is never
@@ -14,6 +16,7 @@
 
 use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
 use crate::board::{Board, Direction, MAX_CELLS};
+use crate::heuristic::pdb::PatternDb;
 use crate::position::Position;
 use std::time::Instant;
 
@@ -39,7 +42,8 @@ impl Engine for ReferenceIda {
             return Err(EngineError::Unsolvable);
         }
         let order = options.order.unwrap_or(KNUTH_ORDER);
-        let h = u32::try_from(start.manhattan()).unwrap_or(u32::MAX);
+        let h = options.heuristic.estimate(start);
+        let manhattan = start.manhattan() as u32;
         let mut bounds = Vec::new();
         let mut solutions = Vec::new();
         if h == 0 {
@@ -62,16 +66,17 @@ impl Engine for ReferenceIda {
                 stats: SearchStats::from_bounds(bounds),
             });
         }
-        let mut search = Search::new(start, order, options.all);
+        let mut search = Search::new(start, order, options.all, options.heuristic.tables());
         search.nodes = 1; // the root, counted once for the whole search (in the first bound)
         for sad in 0.. {
             let clock = Instant::now();
             // Each pass starts from the start position (every pass restores the tiles it moves).
-            search.quota = (h + sad, sad);
+            let length = h + 2 * sad;
+            search.manhattan = manhattan;
             search.explore(start.blank(), None, h + sad, sad);
             let bound = BoundStats {
-                happy: h + sad,
-                sad,
+                happy: (length + manhattan) / 2,
+                sad: (length - manhattan) / 2,
                 nodes: Some(search.nodes),
                 seconds: clock.elapsed().as_secs_f64(),
                 completed: options.all || search.solutions.is_empty(),
@@ -93,12 +98,14 @@ impl Engine for ReferenceIda {
 }
 
 /// The state of one depth-first pass with a fixed bound.
-struct Search {
+struct Search<'a> {
     board: Board,
     order: [Direction; 4],
     all: bool,
-    /// The bound of this pass: (happy, sad) moves in every solution.
-    quota: (u32, u32),
+    /// The pattern databases, or `None` for Manhattan.
+    tables: Option<&'a PatternDb>,
+    /// The start's Manhattan distance (to split solutions into happy and sad moves).
+    manhattan: u32,
     /// `next[cell][d]`: the cell next to `cell` in direction `d`.
     next: Vec<[Option<usize>; 4]>,
     /// `distance[tile][cell]`: how far `tile` on `cell` is from home.
@@ -110,8 +117,13 @@ struct Search {
     solutions: Vec<Solution>,
 }
 
-impl Search {
-    fn new(start: &Position, order: [Direction; 4], all: bool) -> Search {
+impl<'a> Search<'a> {
+    fn new(
+        start: &Position,
+        order: [Direction; 4],
+        all: bool,
+        tables: Option<&'a PatternDb>,
+    ) -> Search<'a> {
         let board = start.board();
         let cells = board.cells();
         let next = (0..cells)
@@ -130,7 +142,8 @@ impl Search {
             board,
             order,
             all,
-            quota: (0, 0),
+            tables,
+            manhattan: 0,
             next,
             distance,
             tiles,
@@ -144,6 +157,10 @@ impl Search {
     /// direction `came` (none at the root), with `happy` and `sad` moves left.
     /// Returns `true` when the search should stop (a solution was found and not all are wanted).
     fn explore(&mut self, blank: usize, came: Option<Direction>, happy: u32, sad: u32) -> bool {
+        let cells = self.board.cells();
+        let here = self
+            .tables
+            .map(|db| db.estimate_tiles(&self.tiles[..cells]));
         for d in self.order {
             if came.map(Direction::reverse) == Some(d) {
                 continue; // never undo the previous move
@@ -153,7 +170,19 @@ impl Search {
             };
             self.nodes += 1;
             let tile = self.tiles[from];
-            let is_happy = self.distance[tile as usize][blank] < self.distance[tile as usize][from];
+            let is_happy = match (self.tables, here) {
+                (Some(db), Some(before)) => {
+                    // The bound of the child, from scratch.
+                    self.tiles[blank] = tile;
+                    self.tiles[from] = 0;
+                    let after = db.estimate_tiles(&self.tiles[..cells]);
+                    self.tiles[from] = tile;
+                    self.tiles[blank] = 0;
+                    debug_assert_eq!(after.abs_diff(before), 1, "a consistent heuristic");
+                    after < before
+                }
+                _ => self.distance[tile as usize][blank] < self.distance[tile as usize][from],
+            };
             let (happy_left, sad_left) = match (is_happy, happy, sad) {
                 (true, 1.., _) => (happy - 1, sad),
                 (false, _, 1..) => (happy, sad - 1),
@@ -168,11 +197,8 @@ impl Search {
                     .iter()
                     .enumerate()
                     .all(|(cell, &t)| usize::from(t) == cell + 1));
-                self.solutions.push(Solution {
-                    moves: self.path.clone(),
-                    happy: self.quota.0,
-                    sad: self.quota.1,
-                });
+                self.solutions
+                    .push(Solution::with_length(self.path.clone(), self.manhattan));
                 !self.all
             } else {
                 self.explore(from, Some(d), happy_left, sad_left)

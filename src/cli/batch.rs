@@ -1,0 +1,142 @@
+//! `fifteen solve --file F`: many positions in one run, the tables loaded once per board.
+//!
+//! Each position gets one result (its solution line prefixed by the position, or one JSON
+//! object per line), then a summary line: positions, total nodes, total seconds. A bad line is
+//! named by its number on stderr and the others are still solved. Exit status: 2 if any line
+//! was bad input, else 1 if any position has no solution, else 0.
+
+use super::solve::{heuristic_for, json_report, SolveArgs};
+use super::Failure;
+use crate::board::Board;
+use crate::engine::{EngineError, SearchOptions};
+use crate::heuristic::Heuristic;
+use crate::position::Position;
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// The positions of a file: (line number, text), blank lines and comments left out.
+pub fn lines(text: &str) -> Vec<(usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, line)| !line.is_empty())
+        .collect()
+}
+
+fn read(file: &Path) -> Result<String, Failure> {
+    let mut text = String::new();
+    let result = if file == Path::new("-") {
+        std::io::stdin().read_to_string(&mut text)
+    } else {
+        std::fs::File::open(file).and_then(|mut f| f.read_to_string(&mut text))
+    };
+    result.map_err(|e| Failure::BadInput(format!("cannot read {}: {e}", file.display())))?;
+    Ok(text)
+}
+
+pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
+    let text = read(file)?;
+    let mut heuristics: HashMap<Board, Heuristic> = HashMap::new();
+    let (mut bad, mut unsolvable) = (0usize, 0usize);
+    let (mut positions, mut nodes, mut seconds) = (0usize, 0u64, 0.0f64);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (number, line) in lines(&text) {
+        let start = match Position::parse(line, args.size, args.convention) {
+            Ok(start) => start,
+            Err(error) => {
+                eprintln!("line {number}: {error}");
+                bad += 1;
+                continue;
+            }
+        };
+        let notation = start.notation(args.convention);
+        if !start.is_solvable() {
+            unsolvable += 1;
+            if args.json {
+                let report = serde_json::json!({
+                    "line": number, "position": notation, "solvable": false,
+                });
+                let _ = writeln!(out, "{report}");
+            } else {
+                let _ = writeln!(out, "{notation}: {}", EngineError::Unsolvable);
+            }
+            continue;
+        }
+        let board = start.board();
+        let heuristic = match heuristics.get(&board) {
+            Some(h) => h.clone(),
+            None => match heuristic_for(args, board) {
+                Ok(h) => heuristics.entry(board).or_insert(h).clone(),
+                Err(Failure::BadInput(message)) => {
+                    eprintln!("line {number}: {message}");
+                    bad += 1;
+                    continue;
+                }
+                Err(other) => return Err(other),
+            },
+        };
+        let options = SearchOptions {
+            all: args.all,
+            count_nodes: true,
+            order: args.order,
+            memory_limit: args.memory,
+            heuristic,
+        };
+        let outcome = match args.engine.engine().solve(&start, &options, &mut |_| {}) {
+            Ok(outcome) => outcome,
+            Err(error) => {
+                eprintln!("line {number}: {error}");
+                bad += 1;
+                continue;
+            }
+        };
+        positions += 1;
+        nodes += outcome.stats.nodes.unwrap_or(0);
+        seconds += outcome.stats.seconds;
+        if args.json {
+            let mut report = json_report(&start, args, &options.heuristic, &outcome);
+            report["line"] = number.into();
+            let _ = writeln!(out, "{report}");
+        } else {
+            for solution in &outcome.solutions {
+                let moves = start.moves_notation(&solution.moves, args.convention);
+                let _ = writeln!(
+                    out,
+                    "{notation}: Solution in {}+{} moves: {moves} ({:.2} sec)",
+                    solution.happy, solution.sad, outcome.stats.seconds
+                );
+            }
+        }
+        let _ = out.flush();
+    }
+    let summary = format!("{positions} positions solved, {nodes} nodes, {seconds:.2} sec");
+    if args.json {
+        eprintln!("{summary}");
+    } else {
+        let _ = writeln!(out, "{summary}");
+    }
+    if bad > 0 {
+        Err(Failure::BadInput(format!(
+            "{bad} bad line{} in {}",
+            if bad == 1 { "" } else { "s" },
+            file.display()
+        )))
+    } else if unsolvable > 0 {
+        Err(Failure::NoSolution(String::new()))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blank_lines_and_comments_are_skipped() {
+        let text = "# Korf's first\nd68cfe0ab7459132  # 57 moves\n\n   \n867254301\n";
+        assert_eq!(lines(text), [(2, "d68cfe0ab7459132"), (5, "867254301")]);
+    }
+}

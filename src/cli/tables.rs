@@ -1,0 +1,125 @@
+//! `fifteen tables build|list`: the pattern databases on disk.
+//!
+//! `build` makes sure every table of the named partition (or of every preset of the board)
+//! is cached, building the missing or damaged ones, and says for each where it is and, when
+//! built, how long it took and how many entries it has; `list` shows what the table
+//! directory holds.
+
+use super::Failure;
+use crate::board::Board;
+use crate::heuristic::cache;
+use crate::heuristic::partition::Partition;
+use crate::heuristic::store::{Choice, Source, Store};
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct TablesArgs {
+    #[command(subcommand)]
+    pub action: Action,
+
+    /// Directory of the tables (default: $FIFTEEN_TABLES, else the user's cache directory).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub tables: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Action {
+    /// Build (or check) the tables of one partition, or of every preset of the board.
+    Build {
+        /// Board size RxC.
+        #[arg(long, value_name = "RxC", default_value = "4x4")]
+        size: Board,
+        /// The partition (e.g. 6-6-3); every preset of the board when omitted.
+        #[arg(long, value_name = "NAME")]
+        heuristic: Option<Choice>,
+    },
+    /// List the cached tables: file, size and what each holds.
+    List,
+}
+
+pub fn run(args: &TablesArgs) -> Result<(), Failure> {
+    let store = Store::new(args.tables.as_deref()).map_err(Failure::BadInput)?;
+    match &args.action {
+        Action::Build { size, heuristic } => build(&store, *size, heuristic.as_ref()),
+        Action::List => list(&store),
+    }
+}
+
+fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Failure> {
+    let names: Vec<String> = match choice {
+        None => Partition::names(board)
+            .iter()
+            .map(|n| n.to_string())
+            .collect(),
+        Some(Choice::Tables(name)) => vec![name.clone()],
+        Some(Choice::Manhattan) => {
+            return Err(Failure::BadInput("manhattan needs no tables".into()));
+        }
+        Some(Choice::Default) => store
+            .default_name(board)
+            .map(String::from)
+            .into_iter()
+            .collect(),
+    };
+    if names.is_empty() {
+        return Err(Failure::BadInput(format!(
+            "the {board} board has no pattern databases"
+        )));
+    }
+    for name in names {
+        let partition = Partition::preset(board, &name).map_err(Failure::bad_input)?;
+        for (g, tiles) in partition.groups().iter().enumerate() {
+            let (table, source) = store.table(&partition, g).map_err(Failure::BadInput)?;
+            let entries = table.placements().entries();
+            let megabytes = table.bits().len() as f64 / 1e6;
+            let what = format!(
+                "{partition} table {} of {} (tiles {}): {entries} entries, {megabytes:.1} MB",
+                g + 1,
+                partition.groups().len(),
+                tiles
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            match source {
+                Source::Cached(path) => println!("{what}, cached in {}", path.display()),
+                Source::Built {
+                    seconds,
+                    report,
+                    kept,
+                } => println!(
+                    "{what}, built in {seconds:.1} sec (largest value {}){}",
+                    report.max_value,
+                    kept.map(|p| format!(", kept in {}", p.display()))
+                        .unwrap_or_else(|| ", not kept".into())
+                ),
+            }
+        }
+    }
+    Ok(())
+}
+
+fn list(store: &Store) -> Result<(), Failure> {
+    let entries = cache::list(store.dir()).map_err(Failure::bad_input)?;
+    println!(
+        "{} table file(s) in {}",
+        entries.len(),
+        store.dir().display()
+    );
+    let mut total = 0;
+    for entry in &entries {
+        total += entry.bytes;
+        println!(
+            "{:>10.1} MB  {}  ({})",
+            entry.bytes as f64 / 1e6,
+            entry.path.display(),
+            entry.header.key
+        );
+    }
+    if !entries.is_empty() {
+        println!("{:>10.1} MB  in all", total as f64 / 1e6);
+    }
+    Ok(())
+}

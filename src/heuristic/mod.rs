@@ -1,0 +1,88 @@
+//! Lower bounds for the IDA* engines: Knuth's Manhattan distance, and additive zero-aware
+//! pattern databases (Korf & Felner 2002; Clausecker & Reinefeld 2019) with the reflection
+//! about the main diagonal.
+//!
+//! Every heuristic here is *consistent with unit steps*: one move changes it by exactly one,
+//! and it has the parity of the Manhattan distance. So every move is happy or sad, as in
+//! Knuth's programs, and a bound of `h + k` happy and `k` sad moves is searched the same way
+//! whichever heuristic gives `h`.
+//!
+//! - [`placement`]: placements of a group as table indices; [`grid`]: the board as bit masks;
+//! - [`table`]: one group's table (one bit an entry) and its exact values by descent;
+//! - [`build`]: the breadth-first search that builds a table;
+//! - [`partition`]: which tiles share a table (the presets);
+//! - [`pdb`]: the tables of a partition, looked up on the position and its reflection;
+//! - [`cache`]: table files on disk; [`store`]: choosing, loading, building and caching.
+
+pub mod build;
+pub mod cache;
+pub mod grid;
+pub mod partition;
+pub mod pdb;
+pub mod placement;
+pub mod store;
+pub mod table;
+
+use crate::position::Position;
+use pdb::PatternDb;
+use std::fmt;
+use std::sync::Arc;
+
+/// The lower bound an IDA* engine searches with.
+#[derive(Clone, Default)]
+pub enum Heuristic {
+    /// Knuth's: the sum of the tiles' distances from home.
+    #[default]
+    Manhattan,
+    /// Additive pattern databases.
+    Tables(Arc<PatternDb>),
+}
+
+impl Heuristic {
+    /// The name users pick it by: `manhattan`, or the partition's (`6-6-3`).
+    pub fn name(&self) -> String {
+        match self {
+            Heuristic::Manhattan => "manhattan".to_string(),
+            Heuristic::Tables(db) => db.partition().name().to_string(),
+        }
+    }
+
+    /// The estimate of `position`, from scratch.
+    pub fn estimate(&self, position: &Position) -> u32 {
+        match self {
+            Heuristic::Manhattan => position.manhattan() as u32,
+            Heuristic::Tables(db) => db.estimate_position(position),
+        }
+    }
+
+    /// The tables, if any.
+    pub fn tables(&self) -> Option<&PatternDb> {
+        match self {
+            Heuristic::Manhattan => None,
+            Heuristic::Tables(db) => Some(db),
+        }
+    }
+}
+
+impl PartialEq for Heuristic {
+    fn eq(&self, other: &Heuristic) -> bool {
+        match (self, other) {
+            (Heuristic::Manhattan, Heuristic::Manhattan) => true,
+            (Heuristic::Tables(a), Heuristic::Tables(b)) => {
+                Arc::ptr_eq(a, b) || a.partition() == b.partition()
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Heuristic {}
+
+impl fmt::Debug for Heuristic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Heuristic::Manhattan => f.write_str("Manhattan"),
+            Heuristic::Tables(db) => write!(f, "Tables({})", db.partition()),
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Partitions: which tiles share a pattern database.
+//!
+//! An additive partition splits the tiles of a board into disjoint groups; each group's table
+//! counts only the moves of its own tiles, so the sum over groups never overestimates. The
+//! presets are the classic ones (in Knuth's numbering, tile `x` at home on cell `x - 1`, blank
+//! last): 4x4 `5-5-5`, `6-6-3` and `7-8` (Korf & Felner 2002), a single exact table for the
+//! 8-puzzle, halves of the 3x4 and 4x3 boards, and quadrants of the 5x5 board (`6-6-6-6`).
+//!
+//! Invariant: the groups of a partition are non-empty, disjoint, and cover every tile of the
+//! board exactly once; at most [`MAX_GROUPS`] of them.
+
+use crate::board::Board;
+use std::fmt;
+
+/// Most groups in one partition (the automaton packs one byte per group and per reflection
+/// into a `u64`).
+pub const MAX_GROUPS: usize = 4;
+
+/// The tiles of each group, in slot order (Knuth's numbering).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Partition {
+    board: Board,
+    name: String,
+    groups: Vec<Vec<u8>>,
+}
+
+/// The preset partitions of each board: (board, name, groups).
+const PRESETS: &[(usize, usize, &str, &[&[u8]])] = &[
+    (3, 3, "8", &[&[1, 2, 3, 4, 5, 6, 7, 8]]),
+    (3, 4, "6-5", &[&[1, 2, 5, 6, 9, 10], &[3, 4, 7, 8, 11]]),
+    (4, 3, "6-5", &[&[1, 2, 3, 4, 5, 6], &[7, 8, 9, 10, 11]]),
+    (
+        4,
+        4,
+        "5-5-5",
+        &[&[1, 2, 3, 4, 7], &[5, 6, 9, 10, 13], &[8, 11, 12, 14, 15]],
+    ),
+    (
+        4,
+        4,
+        "6-6-3",
+        &[&[1, 5, 6, 9, 10, 13], &[7, 8, 11, 12, 14, 15], &[2, 3, 4]],
+    ),
+    (
+        4,
+        4,
+        "7-8",
+        &[&[1, 2, 3, 4, 5, 6, 7, 8], &[9, 10, 11, 12, 13, 14, 15]],
+    ),
+    (
+        5,
+        5,
+        "6-6-6-6",
+        &[
+            &[1, 2, 3, 6, 7, 8],
+            &[4, 5, 9, 10, 14, 15],
+            &[11, 12, 16, 17, 21, 22],
+            &[13, 18, 19, 20, 23, 24],
+        ],
+    ),
+];
+
+/// A partition that is not one of the presets, or not a partition at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PartitionError {
+    #[error("there is no pattern database {name:?} for the {board} board; {}", known(*board))]
+    Unknown { name: String, board: Board },
+    #[error("the groups must cover tiles 1 to {last} once each: {problem}")]
+    NotAPartition { last: usize, problem: String },
+}
+
+fn known(board: Board) -> String {
+    let names = Partition::names(board);
+    if names.is_empty() {
+        "this board has only --heuristic manhattan".to_string()
+    } else {
+        format!("choose manhattan or {}", names.join(", "))
+    }
+}
+
+impl Partition {
+    /// A partition from its groups, checked.
+    pub fn new(
+        board: Board,
+        name: &str,
+        groups: Vec<Vec<u8>>,
+    ) -> Result<Partition, PartitionError> {
+        let last = board.cells() - 1;
+        let bad = |problem: String| PartitionError::NotAPartition { last, problem };
+        if groups.is_empty() || groups.len() > MAX_GROUPS {
+            return Err(bad(format!(
+                "1 to {MAX_GROUPS} groups, not {}",
+                groups.len()
+            )));
+        }
+        let mut seen = vec![false; last + 1];
+        for &tile in groups.iter().flatten() {
+            let slot = seen
+                .get_mut(usize::from(tile))
+                .filter(|_| tile >= 1)
+                .ok_or_else(|| bad(format!("tile {tile} is not on the board")))?;
+            if std::mem::replace(slot, true) {
+                return Err(bad(format!("tile {tile} is in two groups")));
+            }
+        }
+        if let Some(missing) = (1..=last).find(|&t| !seen[t]) {
+            return Err(bad(format!("tile {missing} is in no group")));
+        }
+        if groups.iter().any(Vec::is_empty) {
+            return Err(bad("a group is empty".into()));
+        }
+        Ok(Partition {
+            board,
+            name: name.to_string(),
+            groups,
+        })
+    }
+
+    /// The preset called `name` for `board`.
+    pub fn preset(board: Board, name: &str) -> Result<Partition, PartitionError> {
+        PRESETS
+            .iter()
+            .find(|(r, c, n, _)| (*r, *c) == (board.rows(), board.cols()) && *n == name)
+            .map(|(_, _, n, groups)| Partition {
+                board,
+                name: n.to_string(),
+                groups: groups.iter().map(|g| g.to_vec()).collect(),
+            })
+            .ok_or_else(|| PartitionError::Unknown {
+                name: name.to_string(),
+                board,
+            })
+    }
+
+    /// The names of the presets for `board`, weakest first.
+    pub fn names(board: Board) -> Vec<&'static str> {
+        PRESETS
+            .iter()
+            .filter(|(r, c, _, _)| (*r, *c) == (board.rows(), board.cols()))
+            .map(|(_, _, n, _)| *n)
+            .collect()
+    }
+
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The groups' tiles (Knuth's numbering).
+    pub fn groups(&self) -> &[Vec<u8>] {
+        &self.groups
+    }
+}
+
+impl fmt::Display for Partition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.board, self.name)
+    }
+}
+
+/// The reflection about the main diagonal, on square boards: cell `(r, c)` goes to `(c, r)`.
+/// It maps the goal to itself (the blank's home, the last cell, is on the diagonal), so the
+/// reflected position needs as many moves as the position, and a table looked up on it is a
+/// second lower bound.
+pub fn mirror_cells(board: Board) -> Option<Vec<u8>> {
+    (board.rows() == board.cols()).then(|| {
+        (0..board.cells())
+            .map(|cell| (board.col(cell) * board.cols() + board.row(cell)) as u8)
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_partitions() {
+        for (rows, cols, name, groups) in PRESETS {
+            let board = Board::new(*rows, *cols).expect("valid board");
+            let groups = groups.iter().map(|g| g.to_vec()).collect();
+            let checked = Partition::new(board, name, groups);
+            assert!(checked.is_ok(), "{board} {name}: {checked:?}");
+            assert_eq!(Partition::preset(board, name), checked);
+        }
+        let fifteen = Board::fifteen();
+        assert_eq!(Partition::names(fifteen), ["5-5-5", "6-6-3", "7-8"]);
+        assert!(Partition::preset(fifteen, "8").is_err());
+    }
+
+    #[test]
+    fn bad_partitions_are_named() {
+        let board = Board::new(2, 2).expect("valid board");
+        let error = |groups: Vec<Vec<u8>>| {
+            Partition::new(board, "x", groups)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        assert!(error(vec![vec![1, 2]]).contains("tile 3 is in no group"));
+        assert!(error(vec![vec![1, 2], vec![2, 3]]).contains("tile 2 is in two groups"));
+        assert!(error(vec![vec![1, 2, 3, 4]]).contains("tile 4 is not on the board"));
+        assert!(error(vec![vec![0, 1, 2, 3]]).contains("tile 0 is not on the board"));
+    }
+
+    #[test]
+    fn the_mirror_fixes_the_goal_and_is_an_involution() {
+        for side in 2..=5 {
+            let board = Board::new(side, side).expect("valid board");
+            let mirror = mirror_cells(board).expect("square");
+            let last = board.cells() - 1;
+            assert_eq!(usize::from(mirror[last]), last);
+            for cell in 0..board.cells() {
+                assert_eq!(usize::from(mirror[usize::from(mirror[cell])]), cell);
+            }
+        }
+        assert_eq!(mirror_cells(Board::new(3, 4).expect("valid board")), None);
+    }
+}

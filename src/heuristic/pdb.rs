@@ -1,0 +1,229 @@
+//! An additive pattern-database heuristic: one zero-aware table per group of a partition,
+//! looked up on the position and, on square boards, on its reflection about the main diagonal;
+//! the estimate is the larger of the two sums.
+//!
+//! Both sums have the parity of the Manhattan distance and move by exactly one per move, so
+//! their maximum does too: every move is *happy* (the estimate drops by one) or *sad* (it
+//! rises by one), the budget of Knuth's KORF0 and KORF1 unchanged.
+//!
+//! The search engines speak of *lookups*: lookup `g` is group `g` on the position, lookup
+//! `MIRROR + g` group `g` on the reflection. Their values travel packed, one byte each, in a
+//! `u64` ([`Values`]). A move of one piece changes one lookup of each half, and [`PatternDb::step`]
+//! finds the new values from the entries after the move alone (one bit each).
+//!
+//! Invariant: `values(at, blank)` equals, byte for byte, the tables' exact values of the
+//! position; `step` keeps it so.
+
+use super::grid::Grid;
+use super::partition::{mirror_cells, Partition, MAX_GROUPS};
+use super::table::GroupTable;
+use crate::board::MAX_CELLS;
+use crate::position::Position;
+
+/// Byte offset of the reflection's lookups in [`Values`].
+pub const MIRROR: usize = MAX_GROUPS;
+
+/// One byte per lookup: groups on the position in bytes `0..MIRROR`, on the reflection from
+/// byte `MIRROR` on.
+pub type Values = u64;
+
+/// One lookup: a table, and which pieces stand for its slots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Lookup {
+    table: usize,
+    /// The piece of the position whose cell gives each slot's cell (on the reflection: the
+    /// piece that the reflection turns into the slot's piece).
+    sources: Vec<u8>,
+    mirrored: bool,
+    /// Byte of this lookup in [`Values`].
+    byte: usize,
+}
+
+/// The tables of a partition, ready for lookups.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternDb {
+    partition: Partition,
+    tables: Vec<GroupTable>,
+    /// Cell map of the reflection: the identity on boards without one.
+    mirror: [u8; MAX_CELLS],
+    lookups: Vec<Lookup>,
+    /// For each piece (by home cell): the lookups whose entry it changes, with its slot there.
+    affected: Vec<Vec<(usize, usize)>>,
+}
+
+impl PatternDb {
+    /// Puts the tables of `partition` together (one per group, in order).
+    pub fn new(partition: Partition, tables: Vec<GroupTable>) -> PatternDb {
+        let board = partition.board();
+        let mut mirror = [0u8; MAX_CELLS];
+        for (cell, m) in mirror.iter_mut().enumerate() {
+            *m = cell as u8;
+        }
+        let reflection = mirror_cells(board);
+        if let Some(cells) = &reflection {
+            mirror[..cells.len()].copy_from_slice(cells);
+        }
+        let mut lookups = Vec::new();
+        let mut affected = vec![Vec::new(); board.cells()];
+        for (g, table) in tables.iter().enumerate() {
+            lookups.push(Lookup {
+                table: g,
+                sources: table.homes().to_vec(),
+                mirrored: false,
+                byte: g,
+            });
+            for (slot, &piece) in table.homes().iter().enumerate() {
+                affected[usize::from(piece)].push((lookups.len() - 1, slot));
+            }
+        }
+        if reflection.is_some() {
+            for (g, table) in tables.iter().enumerate() {
+                let sources: Vec<u8> = table
+                    .homes()
+                    .iter()
+                    .map(|&p| mirror[usize::from(p)])
+                    .collect();
+                for (slot, &piece) in sources.iter().enumerate() {
+                    affected[usize::from(piece)].push((lookups.len(), slot));
+                }
+                lookups.push(Lookup {
+                    table: g,
+                    sources,
+                    mirrored: true,
+                    byte: MIRROR + g,
+                });
+            }
+        }
+        PatternDb {
+            partition,
+            tables,
+            mirror,
+            lookups,
+            affected,
+        }
+    }
+
+    pub fn partition(&self) -> &Partition {
+        &self.partition
+    }
+
+    pub fn tables(&self) -> &[GroupTable] {
+        &self.tables
+    }
+
+    /// Whether the reflection is looked up too.
+    pub fn reflected(&self) -> bool {
+        self.lookups.iter().any(|l| l.mirrored)
+    }
+
+    /// The cells and blank of one lookup, with `at[piece]` the cell of each piece.
+    #[inline]
+    fn entry(&self, lookup: &Lookup, at: &[u8], blank: u8, cells: &mut [u8]) -> u8 {
+        let map = |cell: u8| {
+            if lookup.mirrored {
+                self.mirror[usize::from(cell)]
+            } else {
+                cell
+            }
+        };
+        for (slot, &source) in cells.iter_mut().zip(&lookup.sources) {
+            *slot = map(at[usize::from(source)]);
+        }
+        map(blank)
+    }
+
+    /// Every lookup's exact value, from scratch (by descent in each table); `at[piece]` is the
+    /// cell of each piece (named by its home cell), `blank` the blank's cell.
+    pub fn values(&self, at: &[u8], blank: u8) -> Values {
+        let mut cells = [0u8; MAX_CELLS];
+        self.lookups.iter().fold(0, |values, lookup| {
+            let table = &self.tables[lookup.table];
+            let cells = &mut cells[..lookup.sources.len()];
+            let blank = self.entry(lookup, at, blank, cells);
+            let value = table.value(cells, blank).min(255) as u64;
+            values | value << (8 * lookup.byte)
+        })
+    }
+
+    /// The estimate from the lookups' values: the larger of the two sums.
+    #[inline]
+    pub fn estimate(values: Values) -> u32 {
+        let sum = |half: u32| half.wrapping_mul(0x0101_0101) >> 24;
+        sum(values as u32).max(sum((values >> 32) as u32))
+    }
+
+    /// The estimate of a position, from scratch.
+    pub fn estimate_position(&self, position: &Position) -> u32 {
+        self.estimate_tiles(position.tiles())
+    }
+
+    /// The estimate of the tiles `tiles` (row by row, Knuth's numbering), from scratch.
+    pub fn estimate_tiles(&self, tiles: &[u8]) -> u32 {
+        let (at, blank) = tile_cells(tiles);
+        Self::estimate(self.values(&at, blank))
+    }
+
+    /// Whether a move that changed the lookups' values from `before` to `after` is happy.
+    #[inline]
+    pub fn happy(before: Values, after: Values) -> bool {
+        Self::estimate(after) < Self::estimate(before)
+    }
+
+    /// The lookups' values after `piece` moves from `from` into the blank at `to`, given their
+    /// values before and the pieces' cells before the move.
+    #[inline]
+    pub fn step(&self, values: Values, at: &[u8], piece: u8, from: u8, to: u8) -> Values {
+        let mut cells = [0u8; MAX_CELLS];
+        let mut after = values;
+        for &(l, slot) in &self.affected[usize::from(piece)] {
+            let lookup = &self.lookups[l];
+            let table = &self.tables[lookup.table];
+            let cells = &mut cells[..lookup.sources.len()];
+            let blank = self.entry(lookup, at, from, cells);
+            cells[slot] = if lookup.mirrored {
+                self.mirror[usize::from(to)]
+            } else {
+                to
+            };
+            let shift = 8 * lookup.byte;
+            let before = (values >> shift) as u32 & 0xff;
+            let value = table.next_value(before, table.index(cells, blank));
+            after = (after & !(0xff << shift)) | u64::from(value) << shift;
+        }
+        after
+    }
+}
+
+/// The cell of each piece (named by its home cell: tile `x` is piece `x - 1`) and the blank's.
+pub fn piece_cells(position: &Position) -> ([u8; MAX_CELLS], u8) {
+    tile_cells(position.tiles())
+}
+
+fn tile_cells(tiles: &[u8]) -> ([u8; MAX_CELLS], u8) {
+    let mut at = [0u8; MAX_CELLS];
+    let mut blank = 0;
+    for (cell, &tile) in tiles.iter().enumerate() {
+        if tile == 0 {
+            blank = cell as u8;
+        } else {
+            at[usize::from(tile) - 1] = cell as u8;
+        }
+    }
+    (at, blank)
+}
+
+/// Builds every table of `partition` in memory (with progress bars on a terminal).
+pub fn build(partition: &Partition) -> Result<PatternDb, String> {
+    let grid = Grid::new(partition.board());
+    let groups = partition.groups();
+    let tables = groups
+        .iter()
+        .enumerate()
+        .map(|(g, tiles)| {
+            let homes: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
+            let label = format!("{partition} table {} of {}", g + 1, groups.len());
+            super::build::build(grid, &homes, &label).map(|(table, _)| table)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(PatternDb::new(partition.clone(), tables))
+}

@@ -1,0 +1,213 @@
+//! Choosing a heuristic by name, and getting its tables: from the cache directory when a
+//! checked file is there, else built (and then written back for the next run).
+//!
+//! A table file that is missing, truncated, corrupted or holds another table is reported in
+//! one line on stderr and rebuilt: a bad file never gives a wrong answer. The default for a
+//! board is the strongest partition whose tables are all cached, else the preset that builds
+//! in well under a minute (the *quick* one), else Manhattan.
+
+use super::build::BuildReport;
+use super::cache;
+use super::grid::Grid;
+use super::partition::Partition;
+use super::pdb::PatternDb;
+use super::placement::Placements;
+use super::table::GroupTable;
+use super::Heuristic;
+use crate::board::Board;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What the user asked for with `--heuristic`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// The strongest available for the board.
+    Default,
+    Manhattan,
+    /// A preset partition by name (`6-6-3`).
+    Tables(String),
+}
+
+impl std::fmt::Display for Choice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Choice::Default => f.write_str("default"),
+            Choice::Manhattan => f.write_str("manhattan"),
+            Choice::Tables(name) => f.write_str(name),
+        }
+    }
+}
+
+impl std::str::FromStr for Choice {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Choice, String> {
+        match text {
+            "" => Err(
+                "--heuristic needs a name: manhattan, default or a partition such as 6-6-3".into(),
+            ),
+            "default" => Ok(Choice::Default),
+            "manhattan" => Ok(Choice::Manhattan),
+            name => Ok(Choice::Tables(name.to_string())),
+        }
+    }
+}
+
+/// The preset built on first use by default (seconds), per board.
+fn quick(board: Board) -> Option<&'static str> {
+    match (board.rows(), board.cols()) {
+        (3, 3) => Some("8"),
+        (3, 4) | (4, 3) => Some("6-5"),
+        (4, 4) => Some("6-6-3"),
+        _ => None,
+    }
+}
+
+/// Where tables are kept, and whether to talk about it.
+#[derive(Clone, Debug)]
+pub struct Store {
+    dir: PathBuf,
+    /// Say on stderr when tables are built or rejected.
+    pub verbose: bool,
+}
+
+impl Store {
+    /// The store in `explicit` (`--tables DIR`), else `$FIFTEEN_TABLES`, else the user's cache
+    /// directory.
+    pub fn new(explicit: Option<&Path>) -> Result<Store, String> {
+        let dir = cache::table_dir(explicit).map_err(|e| e.to_string())?;
+        Ok(Store { dir, verbose: true })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file of the table of `tiles` on `board`.
+    pub fn path(&self, board: Board, tiles: &[u8]) -> PathBuf {
+        self.dir
+            .join(format!("{board}_{}.pdb", tile_list(tiles, "-")))
+    }
+
+    /// The heuristic `choice` for `board`, loading or building its tables.
+    pub fn heuristic(&self, choice: &Choice, board: Board) -> Result<Heuristic, String> {
+        let name = match choice {
+            Choice::Manhattan => return Ok(Heuristic::Manhattan),
+            Choice::Tables(name) => name.clone(),
+            Choice::Default => match self.default_name(board) {
+                Some(name) => name.to_string(),
+                None => return Ok(Heuristic::Manhattan),
+            },
+        };
+        let partition = Partition::preset(board, &name).map_err(|e| e.to_string())?;
+        self.load(&partition)
+            .map(|db| Heuristic::Tables(Arc::new(db)))
+    }
+
+    /// The name of the default heuristic's partition for `board`, if it has tables.
+    pub fn default_name(&self, board: Board) -> Option<&'static str> {
+        let names = Partition::names(board);
+        names
+            .iter()
+            .rev()
+            .find(|name| {
+                Partition::preset(board, name).is_ok_and(|p| {
+                    p.groups()
+                        .iter()
+                        .all(|tiles| self.path(board, tiles).is_file())
+                })
+            })
+            .copied()
+            .or_else(|| quick(board))
+    }
+
+    /// The tables of `partition`: each read from its file, or built and written.
+    pub fn load(&self, partition: &Partition) -> Result<PatternDb, String> {
+        let tables = (0..partition.groups().len())
+            .map(|g| self.table(partition, g).map(|(table, _)| table))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(PatternDb::new(partition.clone(), tables))
+    }
+
+    /// The table of group `g` of `partition`, and where it came from.
+    pub fn table(&self, partition: &Partition, g: usize) -> Result<(GroupTable, Source), String> {
+        let board = partition.board();
+        let grid = Grid::new(board);
+        let groups = partition.groups();
+        let tiles = &groups[g];
+        let homes: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
+        let path = self.path(board, tiles);
+        let key = key(board, tiles);
+        let placements = Placements::new(board.cells(), homes.len());
+        match cache::read(&path, &key, GroupTable::bytes(&placements)) {
+            Ok(bytes) => {
+                if let Some(table) = GroupTable::new(grid, homes.clone(), bytes) {
+                    return Ok((table, Source::Cached(path)));
+                }
+            }
+            Err(cache::CacheError::NotFound(_)) => {}
+            Err(error) => {
+                if self.verbose {
+                    eprintln!("{error}; building it again");
+                }
+            }
+        }
+        let label = format!("{partition} table {} of {}", g + 1, groups.len());
+        if self.verbose {
+            eprintln!(
+                "building the {label} (once; kept in {})",
+                self.dir.display()
+            );
+        }
+        let clock = Instant::now();
+        let (table, report) = super::build::build(grid, &homes, &label)?;
+        let seconds = clock.elapsed().as_secs_f64();
+        let kept = match cache::write(&path, &key, table.bits()) {
+            Ok(()) => Some(path),
+            Err(error) => {
+                if self.verbose {
+                    eprintln!("{error}; the table is not kept");
+                }
+                None
+            }
+        };
+        Ok((
+            table,
+            Source::Built {
+                seconds,
+                report,
+                kept,
+            },
+        ))
+    }
+}
+
+/// Where a table came from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// Read from this file.
+    Cached(PathBuf),
+    /// Built now, in `seconds`, and written to `kept` (if it could be).
+    Built {
+        seconds: f64,
+        report: BuildReport,
+        kept: Option<PathBuf>,
+    },
+}
+
+/// What a table file holds, in one line.
+pub fn key(board: Board, tiles: &[u8]) -> String {
+    format!(
+        "{board} zero-aware 1-bit table of tiles {}",
+        tile_list(tiles, ",")
+    )
+}
+
+fn tile_list(tiles: &[u8], separator: &str) -> String {
+    tiles
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(separator)
+}

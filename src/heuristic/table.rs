@@ -1,0 +1,147 @@
+//! One zero-aware pattern database (Clausecker & Reinefeld 2019): for every placement of a
+//! group's tiles and every cell of the blank, the fewest moves *of the group's tiles* that
+//! bring them home, the other tiles being indistinguishable and free to move at no cost. The
+//! blank's cell matters only through its *region*, the cells it reaches without moving a group
+//! tile, so one value is shared by the whole region.
+//!
+//! Such a table is consistent: one move changes its value by exactly one. And every value has
+//! the parity of the group's Manhattan distance. So one bit per entry, bit 1 of the value, is
+//! enough: knowing a value `v`, the value after a move is `v - 1` or `v + 1`, and those differ
+//! in bit 1. A value with nothing known is found by *descent*: `v mod 4` is read off the entry
+//! (bit 1) and the parity, and from any entry but the goal a move of a group tile leads to an
+//! entry one lower, recognised by its `v mod 4`; the number of steps down to the goal is `v`.
+//!
+//! Invariant: `bits` holds bit 1 of the exact value of every reachable entry (built by
+//! [`super::build`]); entries that cannot occur (an odd permutation when the group and the
+//! blank fill the board) hold 0 and are never read.
+
+use super::grid::Grid;
+use super::placement::{mask, Placements};
+
+/// The table of one group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupTable {
+    grid: Grid,
+    /// The group's pieces, named by their home cell, in slot order.
+    homes: Vec<u8>,
+    placements: Placements,
+    /// The region of the blank in the goal: value 0 there.
+    goal_region: u32,
+    goal_occupied: u32,
+    /// Bit `i % 8` of byte `i / 8` is bit 1 of entry `i`'s value (the file's payload as is).
+    bits: Vec<u8>,
+}
+
+impl GroupTable {
+    /// Wraps bits built for `homes` on `grid`; `None` if their number is wrong.
+    pub fn new(grid: Grid, homes: Vec<u8>, bits: Vec<u8>) -> Option<GroupTable> {
+        let placements = Placements::new(grid.board().cells(), homes.len());
+        if bits.len() as u64 != Self::bytes(&placements) {
+            return None;
+        }
+        let goal_occupied = mask(&homes);
+        let blank_home = 1u32 << (grid.board().cells() - 1);
+        let goal_region = grid.region(blank_home, grid.all() & !goal_occupied);
+        Some(GroupTable {
+            grid,
+            homes,
+            placements,
+            goal_region,
+            goal_occupied,
+            bits,
+        })
+    }
+
+    /// The number of bytes of a table over `placements`.
+    pub fn bytes(placements: &Placements) -> u64 {
+        placements.entries().div_ceil(8)
+    }
+
+    pub fn placements(&self) -> &Placements {
+        &self.placements
+    }
+
+    pub fn homes(&self) -> &[u8] {
+        &self.homes
+    }
+
+    pub fn bits(&self) -> &[u8] {
+        &self.bits
+    }
+
+    /// Bit 1 of the value of entry `index`.
+    #[inline]
+    pub fn bit(&self, index: u64) -> u32 {
+        let byte = self.bits.get((index / 8) as usize).copied().unwrap_or(0);
+        u32::from(byte >> (index % 8)) & 1
+    }
+
+    /// The entry of the group's pieces on `cells` (slot order) with the blank on `blank`.
+    #[inline]
+    pub fn index(&self, cells: &[u8], blank: u8) -> u64 {
+        let rank = self.placements.rank(cells);
+        self.placements.index(rank, mask(cells), blank)
+    }
+
+    /// `v mod 4` of the entry, from its bit and the parity of the group's Manhattan distance.
+    fn residue(&self, cells: &[u8], blank: u8) -> u32 {
+        let manhattan: u32 = self
+            .homes
+            .iter()
+            .zip(cells)
+            .map(|(&home, &cell)| self.grid.distance(home, cell))
+            .sum();
+        2 * self.bit(self.index(cells, blank)) + (manhattan & 1)
+    }
+
+    /// The value after a move that changes the group's entry to (`cells`, `blank`), from
+    /// `before`, the value before it.
+    #[inline]
+    pub fn next_value(&self, before: u32, index: u64) -> u32 {
+        let down = before.wrapping_sub(1);
+        if before > 0 && (down >> 1) & 1 == self.bit(index) {
+            down
+        } else {
+            before + 1
+        }
+    }
+
+    /// The exact value of the group's pieces on `cells` with the blank on `blank`, by descent.
+    pub fn value(&self, cells: &[u8], blank: u8) -> u32 {
+        let mut cells = cells.to_vec();
+        let mut blank = blank;
+        let mut steps = 0;
+        // A consistent table reaches the goal within its largest value (< 256).
+        while steps < 256 {
+            let occupied = mask(&cells);
+            let free = self.grid.all() & !occupied;
+            let region = self.grid.region(1 << blank, free);
+            if occupied == self.goal_occupied
+                && cells == self.homes
+                && region & self.goal_region != 0
+            {
+                return steps;
+            }
+            let lower = (self.residue(&cells, blank) + 3) % 4;
+            let step = (0..cells.len()).find_map(|slot| {
+                let from = cells[slot];
+                self.grid
+                    .neighbours(from)
+                    .filter(|&to| region & 1 << to != 0)
+                    .find(|&to| {
+                        let mut next = cells.clone();
+                        next[slot] = to;
+                        self.residue(&next, from) == lower
+                    })
+                    .map(|to| (slot, from, to))
+            });
+            let Some((slot, from, to)) = step else {
+                break; // cannot happen in a consistent table: every entry has a lower neighbour
+            };
+            cells[slot] = to;
+            blank = from;
+            steps += 1;
+        }
+        steps
+    }
+}

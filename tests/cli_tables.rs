@@ -1,0 +1,193 @@
+//! The pattern databases as a user meets them: `fifteen tables build|list`, table files that
+//! are truncated, corrupted or belong to another table (each named in one line on stderr and
+//! rebuilt, the answer still right), `--heuristic` names, and `solve --file` batches.
+#![forbid(unsafe_code)]
+
+use assert_cmd::Command;
+use std::path::Path;
+
+/// Runs `fifteen ARGS` with its tables in `dir`, returning (status, stdout, stderr).
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = Command::cargo_bin("fifteen")
+        .expect("the fifteen binary is built")
+        .env("FIFTEEN_TABLES", dir)
+        .args(args)
+        .output()
+        .expect("fifteen runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+const HIROI: &str = "867254301";
+const TABLE: &str = "3x3_1-2-3-4-5-6-7-8.pdb";
+
+fn solves_hiroi(dir: &Path) -> String {
+    let (status, stdout, stderr) = run(dir, &["solve", "--heuristic", "8", "--stats", HIROI]);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(stdout.contains("Solution in 26+5 moves: "), "{stdout}");
+    assert!(
+        stdout.contains("Heuristic 8 estimates 31 moves (Manhattan 21)"),
+        "{stdout}"
+    );
+    stderr
+}
+
+#[test]
+fn tables_are_built_once_then_listed() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (status, stdout, _) = run(dir.path(), &["tables", "build", "--size", "3x3"]);
+    assert_eq!(status, 0);
+    assert!(
+        stdout.starts_with("3x3 8 table 1 of 1 (tiles 1,2,3,4,5,6,7,8): 362880 entries, "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("built in"), "{stdout}");
+    let (_, again, _) = run(
+        dir.path(),
+        &["tables", "build", "--size", "3x3", "--heuristic", "8"],
+    );
+    assert!(again.contains("cached in"), "{again}");
+    let (status, list, _) = run(dir.path(), &["tables", "list"]);
+    assert_eq!(status, 0);
+    assert!(list.starts_with("1 table file(s) in "), "{list}");
+    assert!(
+        list.contains(TABLE) && list.contains("tiles 1,2,3,4,5,6,7,8"),
+        "{list}"
+    );
+    // A cached table is used without a word.
+    assert_eq!(solves_hiroi(dir.path()), "");
+}
+
+#[test]
+fn damaged_or_foreign_files_are_rejected_and_rebuilt() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join(TABLE);
+    let first = solves_hiroi(dir.path());
+    assert!(first.contains("building the 3x3 8 table"), "{first}");
+    let good = std::fs::read(&path).expect("the table was kept");
+
+    std::fs::write(&path, &good[..good.len() / 2]).expect("truncate");
+    let said = solves_hiroi(dir.path());
+    assert!(
+        said.contains("is truncated") && said.contains("building it again"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(&path).expect("rebuilt"), good);
+
+    let mut flipped = good.clone();
+    let last = flipped.len() - 1000;
+    flipped[last] ^= 0x10;
+    std::fs::write(&path, &flipped).expect("flip a bit");
+    let said = solves_hiroi(dir.path());
+    assert!(said.contains("corrupted (checksum mismatch"), "{said}");
+    assert_eq!(solves_hiroi(dir.path()), "", "rebuilt and kept");
+
+    // Another board's table under this table's name.
+    let (status, _, _) = run(dir.path(), &["tables", "build", "--size", "4x3"]);
+    assert_eq!(status, 0);
+    let foreign = std::fs::read(dir.path().join("4x3_7-8-9-10-11.pdb")).expect("built");
+    std::fs::write(&path, foreign).expect("swap");
+    let said = solves_hiroi(dir.path());
+    assert!(said.contains("holds another table"), "{said}");
+}
+
+#[test]
+fn heuristic_names_are_checked() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (status, _, stderr) = run(dir.path(), &["solve", "--heuristic", "7-8", HIROI]);
+    assert_eq!(status, 2);
+    assert_eq!(
+        stderr.trim_end(),
+        "there is no pattern database \"7-8\" for the 3x3 board; choose manhattan or 8"
+    );
+    let (status, _, stderr) = run(
+        dir.path(),
+        &[
+            "solve",
+            "--heuristic",
+            "6-6-3",
+            "--size",
+            "2x3",
+            "4,5,0,1,2,3",
+        ],
+    );
+    assert_eq!(status, 2);
+    assert!(
+        stderr.contains("this board has only --heuristic manhattan"),
+        "{stderr}"
+    );
+    let (status, _, stderr) = run(
+        dir.path(),
+        &["solve", "--engine", "bfs", "--heuristic", "8", HIROI],
+    );
+    assert_eq!(status, 2);
+    assert!(stderr.contains("bfs needs no lower bound"), "{stderr}");
+    // Manhattan needs no tables, and the default on a board without presets is Manhattan.
+    let (status, stdout, _) = run(
+        dir.path(),
+        &["solve", "--size", "2x3", "--stats", "4,5,0,1,2,3"],
+    );
+    assert_eq!(status, 0);
+    assert!(stdout.contains("Heuristic manhattan estimates"), "{stdout}");
+    assert_eq!(
+        std::fs::read_dir(dir.path())
+            .map(|d| d.count())
+            .unwrap_or(0),
+        0
+    );
+}
+
+#[test]
+fn a_file_of_positions_with_a_bad_line_in_the_middle() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("positions.txt");
+    let text = "# three positions\n867254301\n\n12345678x   # not a tile\n123456708\r\n";
+    std::fs::write(&file, text).expect("write the list");
+    let list = file.to_string_lossy().into_owned();
+    let (status, stdout, stderr) = run(dir.path(), &["solve", "--file", &list, "--heuristic", "8"]);
+    assert_eq!(status, 2, "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(
+        lines[0].starts_with("867254301: Solution in 26+5 moves: "),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].starts_with("123456708: Solution in 1+0 moves: 8 "),
+        "{stdout}"
+    );
+    assert!(lines[2].starts_with("2 positions solved, "), "{stdout}");
+    assert!(
+        stderr.contains("line 4: The start position should use only hex digits"),
+        "{stderr}"
+    );
+
+    // One object per line with --json; an unsolvable position gives status 1.
+    std::fs::write(&file, "867254301\n123456870\n").expect("write the list");
+    let (status, stdout, _) = run(dir.path(), &["solve", "--file", &list, "--json"]);
+    assert_eq!(status, 1);
+    let objects: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(objects.len(), 2);
+    assert_eq!(objects[0]["line"], 1);
+    assert_eq!(objects[0]["length"], 31);
+    assert_eq!(objects[0]["heuristic"], "8");
+    assert_eq!(objects[0]["estimate"], 31);
+    assert_eq!(objects[1]["solvable"], false);
+
+    // `-` reads standard input.
+    let output = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .env("FIFTEEN_TABLES", dir.path())
+        .args(["solve", "--file", "-", "--heuristic", "manhattan"])
+        .write_stdin("123456708\n")
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("123456708: Solution in 1+0"));
+}
