@@ -637,7 +637,10 @@ mod tests {
         assert_eq!(code.matches("vs [sp as usize] = values").count(), 3);
         assert_eq!(code.matches("ps [sp as usize] = piece").count(), 3);
         assert_eq!(code.matches("nodes = nodes . wrapping_add (1)").count(), 3);
-        assert!(!code.contains("t < del + SAD"), "no Manhattan dead-end test");
+        assert!(
+            !code.contains("t < del + SAD"),
+            "no Manhattan dead-end test"
+        );
         // An undo puts back the piece named on the stack, with the values stacked with it.
         let undo = state_code(&table, StateKey::new(1, 1, 0, 0), Variant::Tables).to_string();
         assert!(undo.contains("values = vs [sp as usize]"));
