@@ -17,6 +17,7 @@
 
 use super::grid::Grid;
 use super::placement::{mask, Placements};
+use crate::board::MAX_CELLS;
 
 /// The table of one group.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,38 +109,41 @@ impl GroupTable {
 
     /// The exact value of the group's pieces on `cells` with the blank on `blank`, by descent.
     pub fn value(&self, cells: &[u8], blank: u8) -> u32 {
-        let mut cells = cells.to_vec();
+        let k = cells.len();
+        let mut here = [0u8; MAX_CELLS];
+        here[..k].copy_from_slice(cells);
         let mut blank = blank;
         let mut steps = 0;
         // A consistent table reaches the goal within its largest value (< 256).
         while steps < 256 {
-            let occupied = mask(&cells);
-            let free = self.grid.all() & !occupied;
-            let region = self.grid.region(1 << blank, free);
-            if occupied == self.goal_occupied
-                && cells == self.homes
-                && region & self.goal_region != 0
-            {
-                return steps;
+            let cells = &mut here[..k];
+            if *cells == *self.homes {
+                let free = self.grid.all() & !self.goal_occupied;
+                if self.grid.region(1 << blank, free) & self.goal_region != 0 {
+                    return steps;
+                }
             }
-            let lower = (self.residue(&cells, blank) + 3) % 4;
-            let step = (0..cells.len()).find_map(|slot| {
+            let region = self.grid.region(1 << blank, self.grid.all() & !mask(cells));
+            let lower = (self.residue(cells, blank) + 3) % 4;
+            let mut stepped = false;
+            'slots: for slot in 0..k {
                 let from = cells[slot];
-                self.grid
-                    .neighbours(from)
-                    .filter(|&to| region & 1 << to != 0)
-                    .find(|&to| {
-                        let mut next = cells.clone();
-                        next[slot] = to;
-                        self.residue(&next, from) == lower
-                    })
-                    .map(|to| (slot, from, to))
-            });
-            let Some((slot, from, to)) = step else {
+                let mut targets = self.grid.spread(1 << from) & region;
+                while targets != 0 {
+                    let to = targets.trailing_zeros() as u8;
+                    targets &= targets - 1;
+                    cells[slot] = to;
+                    if self.residue(cells, from) == lower {
+                        blank = from;
+                        stepped = true;
+                        break 'slots;
+                    }
+                    cells[slot] = from;
+                }
+            }
+            if !stepped {
                 break; // cannot happen in a consistent table: every entry has a lower neighbour
-            };
-            cells[slot] = to;
-            blank = from;
+            }
             steps += 1;
         }
         steps
