@@ -85,8 +85,18 @@ impl HeuristicArgs {
         if choice == Choice::Manhattan {
             return Ok(Heuristic::Manhattan);
         }
-        let store = Store::new(self.tables.as_deref()).map_err(Failure::BadInput)?;
-        store.heuristic(&choice, board).map_err(Failure::BadInput)
+        let found = Store::new(self.tables.as_deref())
+            .and_then(|store| store.heuristic(&choice, board));
+        match found {
+            Ok(heuristic) => Ok(heuristic),
+            // Unasked-for tables that cannot be had (no cache directory, no memory) are no
+            // reason to fail: Knuth's bound always works.
+            Err(message) if choice == Choice::Default => {
+                eprintln!("{message}; searching with --heuristic manhattan");
+                Ok(Heuristic::Manhattan)
+            }
+            Err(message) => Err(Failure::BadInput(message)),
+        }
     }
 }
 
