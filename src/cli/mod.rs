@@ -85,8 +85,8 @@ impl HeuristicArgs {
         if choice == Choice::Manhattan {
             return Ok(Heuristic::Manhattan);
         }
-        let found = Store::new(self.tables.as_deref())
-            .and_then(|store| store.heuristic(&choice, board));
+        let found =
+            Store::new(self.tables.as_deref()).and_then(|store| store.heuristic(&choice, board));
         match found {
             Ok(heuristic) => Ok(heuristic),
             // Unasked-for tables that cannot be had (no cache directory, no memory) are no
