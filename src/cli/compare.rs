@@ -157,17 +157,20 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     };
     let mut contestants: Vec<Contestant> = Vec::new();
     for kind in args.selection.kinds() {
-        let engine = kind.engine();
-        let choices = if engine.iterative_deepening() {
+        let (ida, engine_name) = {
+            let engine = kind.engine();
+            (engine.iterative_deepening(), engine.name())
+        };
+        let choices = if ida {
             heuristics.clone()
         } else {
             vec![Choice::Manhattan]
         };
         for heuristic in choices {
-            let name = if args.heuristic.is_empty() || !engine.iterative_deepening() {
-                engine.name().to_string()
+            let name = if args.heuristic.is_empty() || !ida {
+                engine_name.to_string()
             } else {
-                format!("{}/{heuristic}", engine.name())
+                format!("{engine_name}/{heuristic}")
             };
             contestants.push(Contestant::Engine {
                 engine: kind.engine(),

@@ -107,15 +107,6 @@ impl PatternDb {
         &self.partition
     }
 
-    pub fn tables(&self) -> &[GroupTable] {
-        &self.tables
-    }
-
-    /// Whether the reflection is looked up too.
-    pub fn reflected(&self) -> bool {
-        self.lookups.iter().any(|l| l.mirrored)
-    }
-
     /// The cells and blank of one lookup, with `at[piece]` the cell of each piece.
     #[inline]
     fn entry(&self, lookup: &Lookup, at: &[u8], blank: u8, cells: &mut [u8]) -> u8 {

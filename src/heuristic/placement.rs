@@ -48,14 +48,6 @@ impl Placements {
         self.count * self.free() as u64
     }
 
-    pub fn pieces(&self) -> usize {
-        self.pieces
-    }
-
-    pub fn cells(&self) -> usize {
-        self.cells
-    }
-
     /// Cells the group leaves free.
     pub fn free(&self) -> usize {
         self.cells - self.pieces
