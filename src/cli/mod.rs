@@ -146,12 +146,35 @@ pub enum Failure {
     Disagreement(String),
     /// Bad input or usage (exit status 2); the message goes to stderr.
     BadInput(String),
+    /// Standard output could not be written: a closed pipe ends the command quietly (exit
+    /// status 0, as `head` expects); any other error is one line on stderr (exit status 2).
+    Output(std::io::Error),
 }
 
 impl Failure {
     pub fn bad_input(error: impl std::fmt::Display) -> Failure {
         Failure::BadInput(error.to_string())
     }
+}
+
+impl From<std::io::Error> for Failure {
+    /// Write errors on standard output; `?` after every `writeln!` turns them into this.
+    fn from(error: std::io::Error) -> Failure {
+        Failure::Output(error)
+    }
+}
+
+/// Standard output, buffered by lines as Rust's own; write with `writeln!(out(), …)?` and end
+/// with [`finish`] so that an error of the last flush is not lost at exit.
+pub fn out() -> std::io::StdoutLock<'static> {
+    std::io::stdout().lock()
+}
+
+/// Flushes standard output, so that a failed final write (a full device) is reported.
+pub fn finish() -> Result<(), Failure> {
+    use std::io::Write;
+    std::io::stdout().flush()?;
+    Ok(())
 }
 
 /// Runs the command line and returns the process's exit status.
@@ -175,6 +198,7 @@ pub fn main() -> ExitCode {
         Command::Sliding(args) => sliding::run(&args),
         Command::Tables(args) => tables::run(&args),
     };
+    let result = result.and_then(|()| finish());
     ExitCode::from(report(result))
 }
 
@@ -184,10 +208,15 @@ pub fn report(result: Result<(), Failure>) -> u8 {
     match result {
         Ok(()) => 0,
         Err(Failure::NoSolution(message)) => {
-            if !message.is_empty() {
-                println!("{message}");
+            use std::io::Write;
+            if message.is_empty() {
+                return 1;
             }
-            1
+            let written = writeln!(out(), "{message}").and_then(|()| out().flush());
+            match written {
+                Ok(()) => 1,
+                Err(error) => report(Err(Failure::Output(error))),
+            }
         }
         Err(Failure::Disagreement(message)) => {
             if !message.is_empty() {
@@ -197,6 +226,11 @@ pub fn report(result: Result<(), Failure>) -> u8 {
         }
         Err(Failure::BadInput(message)) => {
             eprintln!("{message}");
+            2
+        }
+        Err(Failure::Output(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(Failure::Output(error)) => {
+            eprintln!("cannot write the output: {error}");
             2
         }
     }
