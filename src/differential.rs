@@ -7,8 +7,8 @@
 //! engines) generated exactly the same number of nodes in every bound they searched completely
 //! with the same heuristic — the trees of a completed bound are the same whatever the order of
 //! the children.
-//! An engine that declines a position for a limit (the BFS engine's memory) is *skipped*, which
-//! is reported but is not a disagreement.
+//! An engine that declines a position for a limit (the BFS engine's memory) or a board it
+//! cannot search is *skipped*, which is reported but is not a disagreement.
 
 use crate::engine::{Engine, EngineError, SearchOptions, SearchOutcome};
 use crate::position::{Convention, Position};
@@ -52,10 +52,12 @@ impl EngineRun {
         }
     }
 
-    /// `Some(reason)` when the engine declined the position for a limit.
-    pub fn skipped(&self) -> Option<&str> {
+    /// `Some(reason)` when the engine declined the position: a limit (the BFS engine's
+    /// memory), or a board it has no search for.
+    pub fn skipped(&self) -> Option<String> {
         match &self.result {
-            Err(EngineError::Limit(reason)) => Some(reason),
+            Err(EngineError::Limit(reason)) => Some(reason.clone()),
+            Err(error @ EngineError::UnsupportedBoard { .. }) => Some(error.to_string()),
             _ => None,
         }
     }
@@ -71,7 +73,7 @@ pub fn disagreements(start: &Position, runs: &[EngineRun]) -> Vec<String> {
     for run in runs {
         match &run.result {
             Ok(outcome) => answered.push((run, outcome)),
-            Err(EngineError::Limit(_)) => {}
+            Err(EngineError::Limit(_) | EngineError::UnsupportedBoard { .. }) => {}
             Err(error) => problems.push(format!("{} failed: {error}", run.engine)),
         }
     }

@@ -147,6 +147,13 @@ impl Position {
         if hex && !board.uses_hex() {
             return Err(PositionError::HexTooLarge(board));
         }
+        // More tiles than the board has cells cannot be mended by naming one tile.
+        if values.len() > board.cells() {
+            return Err(PositionError::WrongCount {
+                found: values.len(),
+                board,
+            });
+        }
         let name = |t: usize| {
             if hex {
                 format!("{t:x}")
@@ -154,7 +161,7 @@ impl Position {
                 t.to_string()
             }
         };
-        // Knuth's order of checks: bad symbols, then repeats, then missing tiles, then length.
+        // Then Knuth's order of checks: bad symbols, repeats, missing tiles, length.
         let mut seen = vec![false; board.cells()];
         for &v in &values {
             match seen.get_mut(v) {
@@ -300,6 +307,81 @@ impl Position {
     }
 }
 
+/// How `solve` writes a solution's moves (`--moves`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum MoveNotation {
+    /// The tiles pushed, one after the other (Knuth's output).
+    #[default]
+    Tiles,
+    /// The blank's moves as U, D, L, R (the notation of puzzle sites).
+    Blank,
+    /// A picture of the board after each move.
+    Board,
+}
+
+impl Position {
+    /// The blank's directions of a move string, as U, D, L, R on the board as the user writes
+    /// it (Korf's convention turns the board by 180 degrees, so his U is Knuth's D).
+    pub fn blank_moves(&self, moves: &[u8], convention: Convention) -> String {
+        let mut position = *self;
+        let mut letters = String::with_capacity(moves.len());
+        for &tile in moves {
+            let Some(d) = Direction::ALL
+                .into_iter()
+                .find(|&d| position.tile_beyond_blank(d) == Some(tile))
+            else {
+                break;
+            };
+            position.move_blank(d);
+            let shown = match convention {
+                Convention::Knuth => d,
+                Convention::Korf => d.reverse(),
+            };
+            letters.push(match shown {
+                Direction::East => 'R',
+                Direction::North => 'U',
+                Direction::West => 'L',
+                Direction::South => 'D',
+            });
+        }
+        letters
+    }
+
+    /// The tile next to the blank in direction `d`, if there is a cell there.
+    fn tile_beyond_blank(&self, d: Direction) -> Option<u8> {
+        self.board
+            .neighbour(self.blank(), d)
+            .map(|cell| self.tiles[cell])
+    }
+
+    /// The board drawn in the user's convention (rows of tiles, the blank as `.`).
+    pub fn picture(&self, convention: Convention) -> String {
+        match convention {
+            Convention::Knuth => self.to_string(),
+            Convention::Korf => self.korf_flipped().to_string(),
+        }
+    }
+
+    /// The pictures of the board after each move, each headed by the move's number and the
+    /// tile pushed (in the user's numbering).
+    pub fn board_moves(&self, moves: &[u8], convention: Convention) -> String {
+        let mut position = *self;
+        let mut text = String::new();
+        for (i, &tile) in moves.iter().enumerate() {
+            if !position.push(tile) {
+                break;
+            }
+            let name = self.moves_notation(&[tile], convention);
+            text.push_str(&format!(
+                "{}. {name}\n{}",
+                i + 1,
+                position.picture(convention)
+            ));
+        }
+        text
+    }
+}
+
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -366,6 +448,7 @@ pub fn format_tiles(tiles: &[u8], hex: bool) -> String {
 /// The board recognised from a number of tiles alone.
 pub fn infer_board(count: usize) -> Result<Board, PositionError> {
     let (rows, cols) = match count {
+        4 => (2, 2),
         9 => (3, 3),
         12 => (3, 4),
         16 => (4, 4),

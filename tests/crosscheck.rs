@@ -59,7 +59,7 @@ const MISCOUNTING: Tampered = Tampered {
 fn check(positions: &[Position], engines: &[&dyn Engine]) -> (Report, String) {
     let mut out = Vec::new();
     let report = check_positions(
-        positions,
+        positions.iter().copied(),
         engines,
         &SearchOptions::default(),
         &mut out,
@@ -90,7 +90,7 @@ fn a_wrong_engine_is_caught_and_the_position_named() {
         .count();
     assert!(long > 0, "some random 8-puzzles need more than 20 moves");
     let (report, text) = check(&positions, &[&ReferenceIda, &TRUNCATING]);
-    assert_eq!(report.disagreements, long);
+    assert_eq!(report.disagreements, long as u64);
     assert_eq!(
         fifteen::cli::report(report.verdict()),
         1,
@@ -249,7 +249,7 @@ fn compare_refuses_bad_input() {
         (vec!["compare", "123456789abcdfe0"], "unreachable"),
         (
             vec!["compare", "--repeat", "0", "867254301"],
-            "--repeat must be at least 1",
+            "--repeat takes 1 to 1000",
         ),
     ] {
         let output = Command::cargo_bin("fifteen")

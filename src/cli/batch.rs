@@ -5,7 +5,7 @@
 //! named by its number on stderr and the others are still solved. Exit status: 2 if any line
 //! was bad input, else 1 if any position has no solution, else 0.
 
-use super::solve::{heuristic_for, json_report, SolveArgs};
+use super::solve::{convention_hint, heuristic_for, json_report, solution_text, SolveArgs};
 use super::Failure;
 use crate::board::Board;
 use crate::engine::{EngineError, SearchOptions};
@@ -24,7 +24,7 @@ pub fn lines(text: &str) -> Vec<(usize, &str)> {
         .collect()
 }
 
-fn read(file: &Path) -> Result<String, Failure> {
+pub fn read(file: &Path) -> Result<String, Failure> {
     let mut text = String::new();
     let result = if file == Path::new("-") {
         std::io::stdin().read_to_string(&mut text)
@@ -40,8 +40,7 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
     let mut heuristics: HashMap<Board, Heuristic> = HashMap::new();
     let (mut bad, mut unsolvable) = (0usize, 0usize);
     let (mut positions, mut nodes, mut seconds) = (0usize, 0u64, 0.0f64);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = super::out();
     for (number, line) in lines(&text) {
         let start = match Position::parse(line, args.size, args.convention) {
             Ok(start) => start,
@@ -54,13 +53,16 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
         let notation = start.notation(args.convention);
         if !start.is_solvable() {
             unsolvable += 1;
+            if let Some(hint) = convention_hint(&start, args.convention) {
+                eprintln!("line {number}: {hint}");
+            }
             if args.json {
                 let report = serde_json::json!({
                     "line": number, "position": notation, "solvable": false,
                 });
-                let _ = writeln!(out, "{report}");
+                writeln!(out, "{report}")?;
             } else {
-                let _ = writeln!(out, "{notation}: {}", EngineError::Unsolvable);
+                writeln!(out, "{notation}: {}", EngineError::Unsolvable)?;
             }
             continue;
         }
@@ -98,24 +100,24 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
         if args.json {
             let mut report = json_report(&start, args, &options.heuristic, &outcome);
             report["line"] = number.into();
-            let _ = writeln!(out, "{report}");
+            writeln!(out, "{report}")?;
         } else {
+            let time = format!(" ({:.2} sec)", outcome.stats.seconds);
             for solution in &outcome.solutions {
-                let moves = start.moves_notation(&solution.moves, args.convention);
-                let _ = writeln!(
+                write!(
                     out,
-                    "{notation}: Solution in {}+{} moves: {moves} ({:.2} sec)",
-                    solution.happy, solution.sad, outcome.stats.seconds
-                );
+                    "{notation}: {}",
+                    solution_text(&start, args, solution, &time)
+                )?;
             }
         }
-        let _ = out.flush();
+        out.flush()?;
     }
     let summary = format!("{positions} positions solved, {nodes} nodes, {seconds:.2} sec");
     if args.json {
         eprintln!("{summary}");
     } else {
-        let _ = writeln!(out, "{summary}");
+        writeln!(out, "{summary}")?;
     }
     if bad > 0 {
         Err(Failure::BadInput(format!(

@@ -18,6 +18,7 @@ use crate::position::{Convention, Position};
 use crate::random::PositionSource;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
 use std::process::Command;
 use std::time::Instant;
 
@@ -51,26 +52,32 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE")]
     pub file: Option<std::path::PathBuf>,
 
-    /// This many seeded random positions (uniformly random solvable, or walks with --walk).
+    /// This many seeded random positions (uniformly random solvable, or walks with --walk;
+    /// at most 100000).
     #[arg(long, value_name = "N")]
     pub random: Option<usize>,
 
-    /// Seed of the random positions.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of the random positions (default 1).
+    #[arg(long, requires = "random")]
+    pub seed: Option<u64>,
 
     /// With --random: random walks of this many moves from the goal.
-    #[arg(long, value_name = "L")]
+    #[arg(long, value_name = "L", requires = "random", value_parser = super::crosscheck::parse_walk)]
     pub walk: Option<usize>,
 
-    /// Timed runs of every engine on every position.
+    /// Timed runs of every engine on every position (at most 1000).
     #[arg(long, default_value_t = 3)]
     pub repeat: usize,
 
     /// Also time an external program: the position (Knuth's hex) is appended as its last
-    /// argument and its `Solution in H+S moves` line is checked. May be given several times.
+    /// argument; its `Solution in H+S moves: MOVES` line is checked by replaying the moves.
+    /// May be given several times.
     #[arg(long, value_name = "CMD")]
     pub peer: Vec<String>,
+
+    /// Seconds a peer may take on one position before it is stopped (an error).
+    #[arg(long, value_name = "SECS", default_value_t = 600.0)]
+    pub peer_timeout: f64,
 
     /// Heuristics of the IDA* engines, separated by commas (e.g. manhattan,6-6-3,7-8): each
     /// engine runs with each; default manhattan.
@@ -140,15 +147,47 @@ pub struct Speedup {
     pub positions: usize,
 }
 
+/// The most seeded random positions one comparison takes (`--random`).
+pub const MAX_RANDOM: usize = 100_000;
+/// The most timed repeats (`--repeat`).
+pub const MAX_REPEAT: usize = 1_000;
+/// The most timed runs in all (positions x contestants x repeats), whose times are all kept.
+pub const MAX_TIMED_RUNS: usize = 10_000_000;
+
+/// Why some lines of `--file` were left out: they decide the exit status at the end.
+#[derive(Default)]
+struct LeftOut {
+    bad: usize,
+    unsolvable: usize,
+}
+
 pub fn run(args: &CompareArgs) -> Result<(), Failure> {
-    if args.repeat == 0 {
-        return Err(Failure::BadInput("--repeat must be at least 1".into()));
+    if args.repeat == 0 || args.repeat > MAX_REPEAT {
+        return Err(Failure::BadInput(format!(
+            "--repeat takes 1 to {MAX_REPEAT} timed runs, not {}",
+            args.repeat
+        )));
     }
-    let positions = collect_positions(args)?;
+    if args.random.is_some_and(|n| n > MAX_RANDOM) {
+        return Err(Failure::BadInput(format!(
+            "--random takes at most {MAX_RANDOM} positions (crosscheck streams any number)"
+        )));
+    }
+    if !(args.peer_timeout > 0.0 && args.peer_timeout.is_finite()) {
+        return Err(Failure::BadInput(format!(
+            "--peer-timeout takes a positive number of seconds, not {}",
+            args.peer_timeout
+        )));
+    }
+    let mut left_out = LeftOut::default();
+    let positions = collect_positions(args, &mut left_out)?;
     if positions.is_empty() {
-        return Err(Failure::BadInput(
-            "no positions: give POSITIONs, --korf100, --file or --random".into(),
-        ));
+        let problem = if left_out.bad + left_out.unsolvable > 0 {
+            "no position left to compare"
+        } else {
+            "no positions: give POSITIONs, --korf100, --file or --random"
+        };
+        return Err(Failure::BadInput(problem.into()));
     }
     let heuristics = if args.heuristic.is_empty() {
         vec![Choice::Manhattan]
@@ -190,6 +229,19 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
             argv,
         });
     }
+    let timed_runs = positions
+        .len()
+        .saturating_mul(contestants.len())
+        .saturating_mul(args.repeat);
+    if timed_runs > MAX_TIMED_RUNS {
+        return Err(Failure::BadInput(format!(
+            "{} positions x {} contestants x {} repeats is {timed_runs} timed runs; at most {MAX_TIMED_RUNS} are kept",
+            positions.len(),
+            contestants.len(),
+            args.repeat
+        )));
+    }
+    let timeout = std::time::Duration::from_secs_f64(args.peer_timeout);
     let total = (positions.len() * contestants.len() * (args.repeat + 1)) as u64;
     let bar = ProgressBar::new(total);
     bar.set_style(
@@ -232,7 +284,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                         rows[row_index].length = outcome.length();
                         rows[row_index].nodes = outcome.stats.nodes;
                     }
-                    rows[row_index].skipped = run.skipped().map(str::to_string);
+                    rows[row_index].skipped = run.skipped();
                     lengths.push((
                         contestant.name(),
                         run.result.as_ref().ok().and_then(|o| o.length()),
@@ -240,9 +292,9 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                     runs.push(run);
                 }
                 Contestant::Peer { name, argv } => {
-                    let (length, _) = run_peer(argv, start).map_err(Failure::BadInput)?;
-                    rows[row_index].length = length;
-                    lengths.push((name.clone(), length));
+                    let (length, _) = run_peer(argv, start, timeout)?;
+                    rows[row_index].length = Some(length);
+                    lengths.push((name.clone(), Some(length)));
                 }
             }
             bar.inc(1);
@@ -303,9 +355,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                         let seconds = clock.elapsed().as_secs_f64();
                         result.ok().map(|_| seconds)
                     }
-                    Contestant::Peer { argv, .. } => {
-                        run_peer(argv, start).map_err(Failure::BadInput)?.1
-                    }
+                    Contestant::Peer { argv, .. } => Some(run_peer(argv, start, timeout)?.1),
                 };
                 if let Some(seconds) = seconds {
                     row.runs.push(seconds);
@@ -324,13 +374,15 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     }
     let names: Vec<String> = contestants.iter().map(Contestant::name).collect();
     let summary = speedups(&rows, &names, positions.len(), args.repeat);
+    let mut out = super::out();
     if args.json {
         let report = serde_json::json!({ "rows": rows, "summary": summary });
-        println!("{report}");
+        writeln!(out, "{report}")?;
     } else if args.csv {
-        println!("position,engine,length,nodes,seconds,nodes_per_second");
+        writeln!(out, "position,engine,length,nodes,seconds,nodes_per_second")?;
         for row in &rows {
-            println!(
+            writeln!(
+                out,
                 "{},{},{},{},{:.6},{}",
                 row.position,
                 row.engine,
@@ -339,16 +391,34 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                 row.seconds,
                 row.nodes_per_second
                     .map_or(String::new(), |r| format!("{r:.0}")),
-            );
+            )?;
         }
     } else {
-        print_table(&rows, &summary);
+        print_table(&mut out, &rows, &summary)?;
+    }
+    if rows.iter().all(|row| row.runs.is_empty()) {
+        return Err(Failure::Disagreement(
+            "nothing was timed: every contestant declined every position".into(),
+        ));
+    }
+    if left_out.bad > 0 {
+        return Err(Failure::BadInput(format!(
+            "{} bad line{} left out",
+            left_out.bad,
+            if left_out.bad == 1 { "" } else { "s" }
+        )));
+    }
+    if left_out.unsolvable > 0 {
+        return Err(Failure::NoSolution(String::new()));
     }
     Ok(())
 }
 
 /// The positions to run, each with the label it is shown under.
-fn collect_positions(args: &CompareArgs) -> Result<Vec<(String, Position)>, Failure> {
+fn collect_positions(
+    args: &CompareArgs,
+    left_out: &mut LeftOut,
+) -> Result<Vec<(String, Position)>, Failure> {
     let mut positions = Vec::new();
     let parse = |text: &str| {
         Position::parse(text, args.size, args.convention)
@@ -359,17 +429,23 @@ fn collect_positions(args: &CompareArgs) -> Result<Vec<(String, Position)>, Fail
         positions.push((p.notation(Convention::Knuth), p));
     }
     if let Some(path) = &args.file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Failure::BadInput(format!("{}: {e}", path.display())))?;
-        for (number, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or_default().trim();
-            if line.is_empty() {
-                continue;
+        // As `solve --file`: a bad or unsolvable line is named on stderr and left out.
+        let text = super::batch::read(path)?;
+        for (number, line) in super::batch::lines(&text) {
+            let where_ = format!("{} line {number}", path.display());
+            match Position::parse(line, args.size, args.convention) {
+                Err(e) => {
+                    eprintln!("{where_}: {e}");
+                    left_out.bad += 1;
+                }
+                Ok(p) if !p.is_solvable() => {
+                    eprintln!(
+                        "{where_}: {line}: the goal is unreachable from that position; left out"
+                    );
+                    left_out.unsolvable += 1;
+                }
+                Ok(p) => positions.push((p.notation(Convention::Knuth), p)),
             }
-            let p = Position::parse(line, args.size, args.convention).map_err(|e| {
-                Failure::BadInput(format!("{} line {}: {e}", path.display(), number + 1))
-            })?;
-            positions.push((p.notation(Convention::Knuth), p));
         }
     }
     if let Some(ids) = &args.korf100 {
@@ -403,7 +479,7 @@ fn collect_positions(args: &CompareArgs) -> Result<Vec<(String, Position)>, Fail
     }
     if let Some(count) = args.random {
         let board = args.size.unwrap_or_else(Board::fifteen);
-        let mut source = PositionSource::new(args.seed);
+        let mut source = PositionSource::new(args.seed.unwrap_or(1));
         for _ in 0..count {
             let p = match args.walk {
                 Some(length) => source.random_walk(board, length),
@@ -420,21 +496,99 @@ fn collect_positions(args: &CompareArgs) -> Result<Vec<(String, Position)>, Fail
     Ok(positions)
 }
 
-/// Runs an external solver on `start`; returns the length it printed and its wall-clock time.
-fn run_peer(argv: &[String], start: &Position) -> Result<(Option<usize>, Option<f64>), String> {
+/// Runs an external solver on `start` (stopped after `timeout`), checks its answer by
+/// replaying the moves it printed, and returns the length and its wall-clock time.
+fn run_peer(
+    argv: &[String],
+    start: &Position,
+    timeout: std::time::Duration,
+) -> Result<(usize, f64), Failure> {
+    use std::io::Read;
+    use wait_timeout::ChildExt;
     let (program, rest) = argv
         .split_first()
-        .ok_or_else(|| "--peer needs a command".to_string())?;
+        .ok_or_else(|| Failure::BadInput("--peer needs a command".into()))?;
+    let position = start.notation(Convention::Knuth);
+    let failed =
+        |what: String| Failure::Disagreement(format!("peer {program} {what} on {position}"));
     let clock = Instant::now();
-    let output = Command::new(program)
+    let mut child = Command::new(program)
         .args(rest)
-        .arg(start.notation(Convention::Knuth))
-        .output()
-        .map_err(|e| format!("--peer {program}: {e}"))?;
+        .arg(&position)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| Failure::BadInput(format!("--peer {program}: {e}")))?;
+    // Read its output while it runs, so a talkative peer never blocks on a full pipe.
+    let mut stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        if let Some(pipe) = stdout.as_mut() {
+            let _ = pipe.read_to_end(&mut text);
+        }
+        text
+    });
+    let status = match child.wait_timeout(timeout) {
+        Ok(Some(status)) => status,
+        Ok(None) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(failed(format!(
+                "timed out after {} sec (--peer-timeout)",
+                timeout.as_secs_f64()
+            )));
+        }
+        Err(e) => return Err(failed(format!("could not be waited for: {e}"))),
+    };
     let seconds = clock.elapsed().as_secs_f64();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let length = stdout.lines().find_map(parse_solution_line);
-    Ok((length, Some(seconds)))
+    let text = reader.join().unwrap_or_default();
+    if !status.success() {
+        return Err(failed(match status.code() {
+            Some(code) => format!("failed (exit {code})"),
+            None => "failed (killed by a signal)".to_string(),
+        }));
+    }
+    let text = String::from_utf8_lossy(&text);
+    let Some((length, moves)) = text.lines().find_map(parse_solution) else {
+        return Err(failed("printed no `Solution in H+S moves: …` line".into()));
+    };
+    let replayed = parse_moves(&moves, start)
+        .and_then(|moves| start.replay(&moves).ok().map(|end| (moves.len(), end)));
+    match replayed {
+        Some((count, end)) if end.is_goal() && count == length => Ok((length, seconds)),
+        Some((count, _)) if count != length => Err(failed(format!(
+            "claims {length} moves but lists {count}: {moves}"
+        ))),
+        _ => Err(failed(format!(
+            "gave moves that do not replay to the goal: {moves}"
+        ))),
+    }
+}
+
+/// The length and the moves of a line `Solution in H+S moves: MOVES (T sec)`.
+fn parse_solution(line: &str) -> Option<(usize, String)> {
+    let length = parse_solution_line(line)?;
+    let moves = line.split_once(':').map_or("", |(_, rest)| rest);
+    let moves = moves.split('(').next().unwrap_or_default().trim();
+    Some((length, moves.to_string()))
+}
+
+/// Tiles pushed, in Knuth's numbering: hex digits run together on boards of at most 16 cells,
+/// else decimal numbers separated by commas.
+fn parse_moves(text: &str, start: &Position) -> Option<Vec<u8>> {
+    if text.is_empty() {
+        return Some(Vec::new());
+    }
+    if start.board().uses_hex() {
+        text.chars()
+            .map(|c| c.to_digit(16).and_then(|d| u8::try_from(d).ok()))
+            .collect()
+    } else {
+        text.split(',')
+            .map(|t| t.trim().parse::<u8>().ok())
+            .collect()
+    }
 }
 
 /// The length in a line `Solution in H+S moves: …`.
@@ -505,7 +659,7 @@ fn speedups(rows: &[Row], names: &[String], positions: usize, repeat: usize) -> 
         .collect()
 }
 
-fn print_table(rows: &[Row], summary: &[Speedup]) {
+fn print_table(out: &mut dyn Write, rows: &[Row], summary: &[Speedup]) -> std::io::Result<()> {
     let width = rows
         .iter()
         .map(|r| r.position.len())
@@ -518,12 +672,14 @@ fn print_table(rows: &[Row], summary: &[Speedup]) {
         .max()
         .unwrap_or(6)
         .max(6);
-    println!(
+    writeln!(
+        out,
         "{:<width$}  {:<engine_width$}  {:>6}  {:>12}  {:>9}  {:>12}",
         "position", "engine", "length", "nodes", "seconds", "nodes/s"
-    );
+    )?;
     for row in rows {
-        println!(
+        writeln!(
+            out,
             "{:<width$}  {:<engine_width$}  {:>6}  {:>12}  {:>9.4}  {:>12}",
             row.position,
             row.engine,
@@ -535,22 +691,25 @@ fn print_table(rows: &[Row], summary: &[Speedup]) {
             row.seconds,
             row.nodes_per_second
                 .map_or("-".into(), |r| format!("{:.1}M", r / 1e6)),
-        );
+        )?;
     }
     if let Some(row) = rows.iter().find(|r| r.skipped.is_some()) {
-        println!(
+        writeln!(
+            out,
             "(skip: {} declined, e.g. {}: {})",
             row.engine,
             row.position,
             row.skipped.as_deref().unwrap_or_default()
-        );
+        )?;
     }
-    println!();
-    println!("Summary");
+    writeln!(out)?;
+    writeln!(out, "Summary")?;
     for s in summary {
-        println!(
+        writeln!(
+            out,
             "  {} ran {:.2} ± {:.2} times faster than {} ({} positions)",
             s.faster, s.ratio, s.spread, s.slower, s.positions
-        );
+        )?;
     }
+    Ok(())
 }

@@ -16,9 +16,10 @@ use std::io::Write;
 
 #[derive(Debug, Args)]
 pub struct CrosscheckArgs {
-    /// How many positions to generate.
+    /// How many positions to generate (made one at a time, so any count runs in bounded
+    /// memory).
     #[arg(long, default_value_t = 100)]
-    pub count: usize,
+    pub count: u64,
 
     /// Seed of the position generator (the same seed gives the same positions).
     #[arg(long, default_value_t = 1)]
@@ -28,8 +29,9 @@ pub struct CrosscheckArgs {
     #[arg(long, value_name = "RxC", default_value = "3x3")]
     pub size: Board,
 
-    /// Random walks of this many moves from the goal instead of uniformly random positions.
-    #[arg(long, value_name = "L")]
+    /// Random walks of this many moves from the goal instead of uniformly random positions
+    /// (at most 1000000).
+    #[arg(long, value_name = "L", value_parser = parse_walk)]
     pub walk: Option<usize>,
 
     #[command(flatten)]
@@ -40,13 +42,26 @@ pub struct CrosscheckArgs {
     pub heuristic: super::HeuristicArgs,
 }
 
+/// The longest random walk: far past the point where a walk's end is as mixed as a uniformly
+/// random position, and still a moment's work.
+pub const MAX_WALK: usize = 1_000_000;
+
+/// Parses `--walk`: a number of moves up to [`MAX_WALK`].
+pub fn parse_walk(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|&length| length <= MAX_WALK)
+        .ok_or_else(|| format!("--walk takes a number of moves from 0 to {MAX_WALK}, not {text:?}"))
+}
+
 /// What a cross-check found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
-    pub positions: usize,
-    pub runs: usize,
-    pub disagreements: usize,
-    pub skipped: usize,
+    pub positions: u64,
+    /// Engine runs that answered (the skipped ones not counted).
+    pub runs: u64,
+    pub disagreements: u64,
+    pub skipped: u64,
 }
 
 pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
@@ -56,13 +71,10 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
     let engines: Vec<Box<dyn Engine>> = args.selection.kinds().iter().map(|k| k.engine()).collect();
     let engines: Vec<&dyn Engine> = engines.iter().map(|e| e.as_ref()).collect();
     let mut source = PositionSource::new(args.seed);
-    let positions: Vec<Position> = (0..args.count)
-        .map(|_| match args.walk {
-            Some(length) => source.random_walk(args.size, length),
-            None => source.random_solvable(args.size),
-        })
-        .collect();
-    let stdout = std::io::stdout();
+    let positions = (0..args.count).map(|_| match args.walk {
+        Some(length) => source.random_walk(args.size, length),
+        None => source.random_solvable(args.size),
+    });
     let options = SearchOptions {
         memory_limit: Some(args.selection.memory),
         heuristic: args
@@ -70,8 +82,7 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
             .resolve(args.size, crate::heuristic::store::Choice::Manhattan)?,
         ..SearchOptions::default()
     };
-    let report = check_positions(&positions, &engines, &options, &mut stdout.lock(), true)
-        .map_err(Failure::bad_input)?;
+    let report = check_positions(positions, &engines, &options, &mut super::out(), true)?;
     report.verdict()
 }
 
@@ -89,15 +100,21 @@ impl Report {
 /// Solves every position with every engine, writes a line per position with a disagreement and
 /// the closing summary line to `out`, and returns the counts. The progress bar (stderr) shows
 /// only when `progress` is set and stderr is a terminal.
+///
+/// The positions are taken one at a time and forgotten, so memory stays bounded for any count.
 pub fn check_positions(
-    positions: &[Position],
+    positions: impl IntoIterator<Item = Position>,
     engines: &[&dyn Engine],
     options: &SearchOptions,
     out: &mut dyn Write,
     progress: bool,
 ) -> std::io::Result<Report> {
+    let positions = positions.into_iter();
     let bar = if progress {
-        ProgressBar::new(positions.len() as u64)
+        match positions.size_hint() {
+            (low, Some(high)) if low == high => ProgressBar::new(high as u64),
+            _ => ProgressBar::no_length(),
+        }
     } else {
         ProgressBar::hidden()
     };
@@ -110,19 +127,20 @@ pub fn check_positions(
     for start in positions {
         let runs: Vec<EngineRun> = engines
             .iter()
-            .map(|engine| EngineRun::new(*engine, start, options))
+            .map(|engine| EngineRun::new(*engine, &start, options))
             .collect();
         report.positions += 1;
-        report.runs += runs.len();
         for run in &runs {
             if let Some(reason) = run.skipped() {
                 report.skipped += 1;
                 if skip_reasons.is_empty() {
                     skip_reasons.push(format!("{}: {reason}", run.engine));
                 }
+            } else {
+                report.runs += 1;
             }
         }
-        let problems = disagreements(start, &runs);
+        let problems = disagreements(&start, &runs);
         if !problems.is_empty() {
             report.disagreements += 1;
             let said: Vec<String> = runs
@@ -151,9 +169,14 @@ pub fn check_positions(
             skip_reasons.join("; ")
         )?;
     }
+    let skipped = if report.skipped > 0 {
+        format!(" ({} skipped)", report.skipped)
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "{} positions, {} engine runs, {} disagreement{}",
+        "{} positions, {} engine runs{skipped}, {} disagreement{}",
         report.positions,
         report.runs,
         report.disagreements,

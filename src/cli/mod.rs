@@ -187,7 +187,17 @@ pub fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(error) => {
-            eprintln!("{}", one_line(&error.render().to_string()));
+            use clap::error::ErrorKind;
+            match error.kind() {
+                // No subcommand, or a misspelt one: clap's usage and its "similar subcommand"
+                // tip are what the user needs, in full.
+                ErrorKind::InvalidSubcommand
+                | ErrorKind::MissingSubcommand
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = error.print();
+                }
+                _ => eprintln!("{}", one_line(&error.render().to_string())),
+            }
             return ExitCode::from(2);
         }
     };

@@ -7,7 +7,7 @@ use crate::board::{Board, Direction};
 use crate::engine::{BoundStats, EngineKind, SearchOptions, SearchOutcome};
 use crate::heuristic::store::Choice;
 use crate::heuristic::Heuristic;
-use crate::position::{Convention, Position};
+use crate::position::{Convention, MoveNotation, Position};
 use clap::Args;
 use std::io::Write;
 
@@ -45,9 +45,14 @@ pub struct SolveArgs {
     #[arg(long, value_name = "ORDER", value_parser = parse_order)]
     pub order: Option<[Direction; 4]>,
 
-    /// Print every optimal solution instead of the first.
+    /// Print every optimal solution instead of the first (IDA* engines).
     #[arg(long)]
     pub all: bool,
+
+    /// How the solution's moves are written: the tiles pushed (Knuth's line), the blank's
+    /// moves as U/D/L/R, or a picture of the board after each move.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = MoveNotation::Tiles)]
+    pub moves: MoveNotation,
 
     /// Also print the number of nodes generated and the nodes per second.
     #[arg(long)]
@@ -83,12 +88,72 @@ pub fn parse_order(text: &str) -> Result<[Direction; 4], String> {
     }
 }
 
+/// Flags that mean nothing with the chosen engine are refused rather than ignored.
+pub fn check_flags(args: &SolveArgs) -> Result<(), Failure> {
+    if args.engine == EngineKind::Bfs && args.all {
+        return Err(Failure::BadInput(
+            "--all is for the IDA* engines, not with bfs (it finds one shortest solution)".into(),
+        ));
+    }
+    if args.engine != EngineKind::Bfs && args.memory.is_some() {
+        return Err(Failure::BadInput(format!(
+            "--memory bounds the bfs engine's table; the {} engine stores no positions (add --engine bfs, or leave --memory out)",
+            args.engine
+        )));
+    }
+    Ok(())
+}
+
+/// The start position of the command line: the arguments joined (`1 2 3 …` may come as
+/// separate words); several complete positions are named as such.
+fn parse_start(args: &SolveArgs) -> Result<Position, Failure> {
+    let text = args.position.join(" ");
+    Position::parse(&text, args.size, args.convention).map_err(|error| {
+        let whole = args.position.len() > 1
+            && args
+                .position
+                .iter()
+                .all(|p| Position::parse(p, args.size, args.convention).is_ok());
+        if whole {
+            Failure::BadInput(format!(
+                "{} positions were given, but solve takes one; to solve several, write them one per line to a file and use --file FILE (or --file - for standard input)",
+                args.position.len()
+            ))
+        } else {
+            Failure::bad_input(error)
+        }
+    })
+}
+
+/// The usual cause of an unsolvable 4x4 position is the other convention: say so on stderr.
+pub fn convention_hint(start: &Position, convention: Convention) -> Option<String> {
+    let other = match convention {
+        Convention::Knuth => Convention::Korf,
+        Convention::Korf => Convention::Knuth,
+    };
+    let text = start.notation(convention);
+    let again = Position::parse(&text, Some(start.board()), other).ok()?;
+    again.is_solvable().then(|| {
+        format!(
+            "(the goal {} is unreachable from {text}; it is solvable with --convention {})",
+            match convention {
+                Convention::Knuth => "in Knuth's convention",
+                Convention::Korf => "in Korf's convention",
+            },
+            match other {
+                Convention::Knuth => "knuth",
+                Convention::Korf => "korf",
+            }
+        )
+    })
+}
+
 pub fn run(args: &SolveArgs) -> Result<(), Failure> {
+    check_flags(args)?;
     if let Some(file) = &args.file {
         return super::batch::run(args, file);
     }
-    let text = args.position.join(" ");
-    let start = Position::parse(&text, args.size, args.convention).map_err(Failure::bad_input)?;
+    let start = parse_start(args)?;
     let options = SearchOptions {
         all: args.all,
         count_nodes: args.stats || args.json,
@@ -97,12 +162,15 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         heuristic: Heuristic::Manhattan,
     };
     if !start.is_solvable() {
+        if let Some(hint) = convention_hint(&start, args.convention) {
+            eprintln!("{hint}");
+        }
         if args.json {
             let report = serde_json::json!({
                 "position": start.notation(args.convention),
                 "solvable": false,
             });
-            println!("{report}");
+            writeln!(super::out(), "{report}")?;
             return Err(Failure::NoSolution(String::new()));
         }
         return Err(Failure::NoSolution(
@@ -115,27 +183,30 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     };
     let engine = args.engine.engine();
     let json = args.json;
+    // The first failed write (a closed pipe, a full disk) is kept and ends the command once
+    // the engine returns.
+    let mut written: std::io::Result<()> = Ok(());
     let mut progress = |bound: &BoundStats| {
         if bound.solutions == 0 {
             let line = bound_line(bound);
             if json {
                 eprintln!("{line}");
-            } else {
-                println!("{line}");
-                let _ = std::io::stdout().flush();
+            } else if written.is_ok() {
+                let mut out = super::out();
+                written = writeln!(out, "{line}").and_then(|()| out.flush());
             }
         }
     };
     let outcome = engine
         .solve(&start, &options, &mut progress)
         .map_err(Failure::bad_input)?;
+    written?;
+    let mut out = super::out();
     if json {
-        println!(
-            "{}",
-            json_report(&start, args, &options.heuristic, &outcome)
-        );
+        let report = json_report(&start, args, &options.heuristic, &outcome);
+        writeln!(out, "{report}")?;
     } else {
-        print_text(&start, args, &options.heuristic, &outcome);
+        print_text(&mut out, &start, args, &options.heuristic, &outcome)?;
     }
     Ok(())
 }
@@ -161,50 +232,87 @@ pub fn bound_line(bound: &BoundStats) -> String {
     )
 }
 
+/// One solution in the chosen move notation: `Solution in H+S moves: MOVES` + `time`, or that
+/// head and the board after each move.
+pub fn solution_text(
+    start: &Position,
+    args: &SolveArgs,
+    solution: &crate::engine::Solution,
+    time: &str,
+) -> String {
+    let head = format!("Solution in {}+{} moves", solution.happy, solution.sad);
+    match args.moves {
+        MoveNotation::Tiles => {
+            let moves = start.moves_notation(&solution.moves, args.convention);
+            format!("{head}: {moves}{time}\n")
+        }
+        MoveNotation::Blank => {
+            let moves = start.blank_moves(&solution.moves, args.convention);
+            format!("{head} (blank): {moves}{time}\n")
+        }
+        MoveNotation::Board => format!(
+            "{head}{time}:\n{}{}",
+            start.picture(args.convention),
+            start.board_moves(&solution.moves, args.convention)
+        ),
+    }
+}
+
+/// The solution lines in the chosen move notation, the `--all` count, and `--stats`.
 pub fn print_text(
+    out: &mut dyn Write,
     start: &Position,
     args: &SolveArgs,
     heuristic: &Heuristic,
     outcome: &SearchOutcome,
-) {
+) -> std::io::Result<()> {
     let last_seconds = outcome.stats.bounds.last().map_or(0.0, |b| b.seconds);
     for solution in &outcome.solutions {
-        let moves = start.moves_notation(&solution.moves, args.convention);
-        if args.all {
-            println!(
-                "Solution in {}+{} moves: {moves}",
-                solution.happy, solution.sad
-            );
+        let time = if args.all {
+            String::new()
         } else {
-            println!(
-                "Solution in {}+{} moves: {moves} ({last_seconds:.2} sec)",
-                solution.happy, solution.sad
-            );
-        }
+            format!(" ({last_seconds:.2} sec)")
+        };
+        write!(out, "{}", solution_text(start, args, solution, &time))?;
     }
     if args.all {
         let count = outcome.solutions.len();
         let plural = if count == 1 { "" } else { "s" };
-        println!("{count} optimal solution{plural} ({last_seconds:.2} sec)");
+        writeln!(
+            out,
+            "{count} optimal solution{plural} ({last_seconds:.2} sec)"
+        )?;
     }
     if args.stats {
+        if let Some(first) = outcome.solutions.first() {
+            writeln!(
+                out,
+                "{} moves in all ({} happy, {} sad)",
+                first.len(),
+                first.happy,
+                first.sad
+            )?;
+        }
         if args.engine != EngineKind::Bfs {
-            println!(
+            writeln!(
+                out,
                 "Heuristic {} estimates {} moves (Manhattan {})",
                 heuristic.name(),
                 heuristic.estimate(start),
                 start.manhattan()
-            );
+            )?;
         }
         let seconds = outcome.stats.seconds;
         match outcome.stats.nodes {
-            Some(nodes) => println!(
+            Some(nodes) => writeln!(
+                out,
                 "{nodes} nodes generated in {seconds:.2} sec ({:.2} M nodes/sec)",
                 nodes as f64 / seconds.max(1e-9) / 1e6
-            ),
-            None => println!("(nodes not counted) {seconds:.2} sec"),
+            )?,
+            None => writeln!(out, "(nodes not counted) {seconds:.2} sec")?,
         }
     }
+    Ok(())
 }
 
 pub fn json_report(
@@ -239,6 +347,7 @@ pub fn json_report(
         "happy": first.map(|s| s.happy),
         "sad": first.map(|s| s.sad),
         "moves": first.map(moves),
+        "blank_moves": first.map(|s| start.blank_moves(&s.moves, args.convention)),
         "nodes": outcome.stats.nodes,
         "seconds": outcome.stats.seconds,
         "bounds": bounds,

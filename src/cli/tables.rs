@@ -5,12 +5,13 @@
 //! built, how long it took and how many entries it has; `list` shows what the table
 //! directory holds.
 
-use super::Failure;
+use super::{out, Failure};
 use crate::board::Board;
 use crate::heuristic::cache;
 use crate::heuristic::partition::Partition;
 use crate::heuristic::store::{Choice, Source, Store};
 use clap::{Args, Subcommand};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -84,17 +85,18 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
                     .join(",")
             );
             match source {
-                Source::Cached(path) => println!("{what}, cached in {}", path.display()),
+                Source::Cached(path) => writeln!(out(), "{what}, cached in {}", path.display())?,
                 Source::Built {
                     seconds,
                     report,
                     kept,
-                } => println!(
+                } => writeln!(
+                    out(),
                     "{what}, built in {seconds:.1} sec (largest value {}){}",
                     report.max_value,
                     kept.map(|p| format!(", kept in {}", p.display()))
                         .unwrap_or_else(|| ", not kept".into())
-                ),
+                )?,
             }
         }
     }
@@ -103,23 +105,26 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
 
 fn list(store: &Store) -> Result<(), Failure> {
     let entries = cache::list(store.dir()).map_err(Failure::bad_input)?;
-    println!(
+    let mut out = out();
+    writeln!(
+        out,
         "{} table file(s) in {}",
         entries.len(),
         store.dir().display()
-    );
+    )?;
     let mut total = 0;
     for entry in &entries {
         total += entry.bytes;
-        println!(
+        writeln!(
+            out,
             "{:>10.1} MB  {}  ({})",
             entry.bytes as f64 / 1e6,
             entry.path.display(),
             entry.header.key
-        );
+        )?;
     }
     if !entries.is_empty() {
-        println!("{:>10.1} MB  in all", total as f64 / 1e6);
+        writeln!(out, "{:>10.1} MB  in all", total as f64 / 1e6)?;
     }
     Ok(())
 }
