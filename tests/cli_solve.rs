@@ -205,8 +205,12 @@ fn bad_inputs_get_knuths_messages() {
             "The start position has 10 tiles; give --size RxC",
         ),
         (
-            &["solve", "--size", "3x3", "1,2,3,4,5,6,7,8,0,9"],
+            &["solve", "--size", "3x3", "1,2,3,4,5,6,7,0,9"],
             "Your start position uses 9, but a 3x3 board has tiles 0 to 8 only!",
+        ),
+        (
+            &["solve", "--size", "3x3", "1,2,3,4,5,6,7,8,0,9"],
+            "The start position has 10 tiles, but a 3x3 board needs 9!",
         ),
         (&["solve", "1,2,3,4,5,6,7,8,x"], "is not one!"),
         (&["solve", "--size", "6x6", "1"], "2 to 5 rows and columns"),
@@ -238,8 +242,16 @@ fn bad_inputs_get_knuths_messages() {
 
 #[test]
 fn wrong_length_on_an_explicit_board() {
-    // Every tile of a 3x3 board, then one more repeated: Knuth's order of checks names the repeat.
+    // Every tile of a 3x3 board, then one more: too many tiles is the fault to name, not the
+    // repeat Knuth's order of checks would find.
     let (status, _, stderr) = run(&["solve", "--size", "3x3", "1234567800"]);
     assert_eq!(status, 2);
-    assert_eq!(stderr.trim_end(), "Your start position uses 0 twice!");
+    assert_eq!(
+        stderr.trim_end(),
+        "The start position has 10 tiles, but a 3x3 board needs 9!"
+    );
+    // Too few: Knuth's check names the first tile missing.
+    let (status, _, stderr) = run(&["solve", "--size", "3x3", "12345670"]);
+    assert_eq!(status, 2);
+    assert_eq!(stderr.trim_end(), "Your start position doesn't use 8!");
 }
