@@ -412,6 +412,15 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
             Some(quote! { (#cell, #d) => Some(State::#me), })
         })
         .collect();
+    let entered_arms: Vec<TokenStream> = (0..rows)
+        .flat_map(|row| (0..cols).map(move |col| (row, col)))
+        .flat_map(|(row, col)| (0..4).map(move |p| (row, col, p)))
+        .filter_map(|(row, col, p)| {
+            let me = label(table.entered(row, col, p)?);
+            let cell = shape.cell(row, col);
+            Some(quote! { (#cell, #p) => Some(State::#me), })
+        })
+        .collect();
     quote! {
         /// Rows of the board this automaton is generated for.
         pub const ROWS: usize = #rows;
@@ -480,6 +489,15 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
         pub const fn tailcode(cell: usize, d: u8) -> Option<State> {
             match (cell, d) {
                 #(#tail_arms)*
+                _ => None,
+            }
+        }
+
+        /// The state run when a move brings the blank onto `cell` from its neighbour in
+        /// direction `p`: where a search of the subtree below that move starts.
+        pub const fn entered(cell: usize, p: u8) -> Option<State> {
+            match (cell, p) {
+                #(#entered_arms)*
                 _ => None,
             }
         }

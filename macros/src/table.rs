@@ -216,6 +216,15 @@ impl Table {
         self.get(key).filter(|s| s.tailcode).map(|s| s.key)
     }
 
+    /// `entered(r, c, p)`: the state run when a move brings the blank onto `(r, c)` from its
+    /// neighbour in direction `p` — every move's successor is one of these. A search may also
+    /// start there, at the root of a subtree (the parallel search), with `Bottom` under it.
+    pub fn entered(&self, row: usize, col: usize, p: u8) -> Option<StateKey> {
+        self.shape.neighbour(row, col, p)?;
+        let key = StateKey::new(row, col, self.shape.next_direction(row, col, p), p);
+        self.get(key).map(|s| s.key)
+    }
+
     /// The moves a state and its fallbacks attempt at one cell, in order, before the undo:
     /// what entering `key` tries (empty for an undo state).
     pub fn attempts(&self, key: StateKey) -> Vec<StateKey> {
@@ -360,6 +369,34 @@ mod tests {
         // Section 22: the undo r1c2d3p3 takes its piece back from (2,2).
         assert_eq!(action(&table, "r1c2d3p3"), Action::Undo { neighbour: 10 });
         assert_eq!(action(&table, "r0c0d0p0"), Action::Undo { neighbour: 1 });
+    }
+
+    #[test]
+    fn every_successor_is_an_entered_state() {
+        for (rows, cols) in [(2, 2), (3, 4), (4, 4), (5, 5)] {
+            let table = Table::new(rows, cols);
+            let mut entered = 0;
+            for state in table.moves() {
+                if let Action::Move { successor, .. } = state.action {
+                    let (r, c) = (successor.row, successor.col);
+                    assert_eq!(table.entered(r, c, successor.p), Some(successor));
+                    // It tries every other neighbour before taking the move back.
+                    let attempts = table.attempts(successor);
+                    assert_eq!(attempts.len(), table.shape.directions(r, c).len() - 1);
+                    assert!(attempts.iter().all(|a| a.d != successor.p));
+                    entered += 1;
+                }
+            }
+            assert!(entered > 0);
+        }
+        let table = Table::new(4, 4);
+        // Entered from the east, (1,1) tries south, west, north: p - 1, p - 2, p - 3.
+        assert_eq!(table.entered(1, 1, EAST), Some(key("r1c1d3p0")));
+        assert_eq!(
+            table.entered(0, 0, NORTH),
+            None,
+            "no neighbour to the north"
+        );
     }
 
     #[test]

@@ -41,6 +41,7 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
     let (mut bad, mut unsolvable) = (0usize, 0usize);
     let (mut positions, mut nodes, mut seconds) = (0usize, 0u64, 0.0f64);
     let mut out = super::out();
+    let threads = args.threads.count();
     for (number, line) in lines(&text) {
         let start = match Position::parse(line, args.size, args.convention) {
             Ok(start) => start,
@@ -85,6 +86,7 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
             order: args.order,
             memory_limit: args.memory,
             heuristic,
+            threads,
         };
         let outcome = match args.engine.engine().solve(&start, &options, &mut |_| {}) {
             Ok(outcome) => outcome,

@@ -89,6 +89,9 @@ pub struct CompareArgs {
     #[arg(long, value_name = "DIR")]
     pub tables: Option<std::path::PathBuf>,
 
+    #[command(flatten)]
+    pub threads: super::ThreadArgs,
+
     /// Print the results as one JSON object.
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
@@ -254,6 +257,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     let mut problems: Vec<String> = Vec::new();
     let counting = SearchOptions {
         memory_limit: Some(args.selection.memory),
+        threads: args.threads.count(),
         ..SearchOptions::default()
     };
     for (label, start) in &positions {

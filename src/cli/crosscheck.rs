@@ -40,6 +40,9 @@ pub struct CrosscheckArgs {
     /// The IDA* engines' lower bound (default here: manhattan).
     #[command(flatten)]
     pub heuristic: super::HeuristicArgs,
+
+    #[command(flatten)]
+    pub threads: super::ThreadArgs,
 }
 
 /// The longest random walk: far past the point where a walk's end is as mixed as a uniformly
@@ -80,6 +83,7 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
         heuristic: args
             .heuristic
             .resolve(args.size, crate::heuristic::store::Choice::Manhattan)?,
+        threads: args.threads.count(),
         ..SearchOptions::default()
     };
     let report = check_positions(positions, &engines, &options, &mut super::out(), true)?;

@@ -63,6 +63,28 @@ impl EngineSelection {
     }
 }
 
+/// How many threads the IDA* engines search each bound on.
+#[derive(Debug, Args)]
+pub struct ThreadArgs {
+    /// Threads to search each bound on (default: every core; 1 is the single-threaded search).
+    /// The answer and the node counts of completed bounds are the same for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+impl ThreadArgs {
+    /// The number of threads, with rayon's pool sized to match.
+    pub fn count(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let threads = self.threads.map_or(cores, usize::from);
+        // The pool can be sized once per process; a second call changes nothing.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
+        threads
+    }
+}
+
 /// The lower bound of the IDA* engines and where its tables are kept.
 #[derive(Debug, Args)]
 pub struct HeuristicArgs {

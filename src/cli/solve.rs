@@ -65,6 +65,9 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub heuristic: super::HeuristicArgs,
 
+    #[command(flatten)]
+    pub threads: super::ThreadArgs,
+
     /// Memory budget for engines that store positions (bfs), e.g. 512M, 2G or bytes.
     #[arg(long, value_name = "SIZE", value_parser = super::sliding::parse_size)]
     pub memory: Option<u64>,
@@ -160,6 +163,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         order: args.order,
         memory_limit: args.memory,
         heuristic: Heuristic::Manhattan,
+        threads: args.threads.count(),
     };
     if !start.is_solvable() {
         if let Some(hint) = convention_hint(&start, args.convention) {

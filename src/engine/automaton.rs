@@ -19,6 +19,7 @@
 //! the blank's `n + 1` cells along the whole path. Unlike Knuth's program, every move of the
 //! path is reported, none is left to be deduced.
 
+use super::parallel::{self, Found, Subtree};
 use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
 use crate::board::{Board, Direction};
 use crate::heuristic::pdb::{piece_cells, PatternDb};
@@ -27,10 +28,10 @@ use crate::position::Position;
 use std::time::Instant;
 
 /// What the driver needs of one generated automaton.
-trait Generated: Default {
+trait Generated: Default + Send {
     type State: Copy;
     /// What the search looks moves up in: nothing (Manhattan) or the pattern databases.
-    type Context;
+    type Context: Sync;
 
     /// Prepares a pass from `start` with `happy` and `sad` moves to make (each at most 255);
     /// returns the first state to run.
@@ -41,6 +42,9 @@ trait Generated: Default {
         happy: u32,
         sad: u32,
     ) -> Self::State;
+    /// Prepares a search of the subtree below `subtree.root` alone (`Bottom` under it);
+    /// returns the state the move into the root enters.
+    fn set_up_subtree(&mut self, context: &Self::Context, subtree: &Subtree) -> Self::State;
     /// Runs until the bottom of the stack (`None`) or a winning move (its state).
     fn run(
         &mut self,
@@ -72,22 +76,8 @@ macro_rules! generated {
                 happy: u32,
                 sad: u32,
             ) -> $module::State {
-                use $module::{tailcode, Quota, State, CELLS, SAD};
-                let t = Quota::try_from(happy).unwrap_or(Quota::MAX)
-                    + Quota::try_from(sad).unwrap_or(0) * SAD;
-                let mut board = [0u8; CELLS];
-                for (cell, &tile) in board.iter_mut().zip($start.tiles()) {
-                    // Knuth's renumbering: a piece is named by its home cell.
-                    *cell = tile.wrapping_sub(1);
-                }
-                *self = $module::$machine::default();
-                self.board = board;
-                {
-                    let $self_ = &mut *self;
-                    $extra
-                }
-                self.states[0] = State::Bottom;
-                self.ts[0] = t;
+                use $module::tailcode;
+                let t = self.prepare($ctx, $start, happy, sad);
                 let blank = $start.blank();
                 for d in Direction::ALL {
                     if let Some(state) = tailcode(blank, d.code()) {
@@ -102,6 +92,13 @@ macro_rules! generated {
                 self.sp -= 1;
                 self.t = self.ts[top];
                 self.states[top]
+            }
+
+            fn set_up_subtree(&mut self, $ctx: &$context, subtree: &Subtree) -> $module::State {
+                let t = self.prepare($ctx, &subtree.root, subtree.happy, subtree.sad);
+                self.t = t;
+                let back = subtree.came.reverse().code();
+                $module::entered(subtree.root.blank(), back).unwrap_or($module::State::Bottom)
             }
 
             fn run(
@@ -130,6 +127,36 @@ macro_rules! generated {
 
             fn nodes(&self) -> u64 {
                 self.nodes
+            }
+        }
+
+        impl $module::$machine {
+            /// A fresh pass from `$start` with `happy` and `sad` moves: the board, what the
+            /// machine keeps beyond Knuth's, `Bottom` at the bottom of the stack; returns `t`.
+            fn prepare(
+                &mut self,
+                $ctx: &$context,
+                $start: &Position,
+                happy: u32,
+                sad: u32,
+            ) -> $module::Quota {
+                use $module::{Quota, State, CELLS, SAD};
+                let t = Quota::try_from(happy).unwrap_or(Quota::MAX)
+                    + Quota::try_from(sad).unwrap_or(0) * SAD;
+                let mut board = [0u8; CELLS];
+                for (cell, &tile) in board.iter_mut().zip($start.tiles()) {
+                    // Knuth's renumbering: a piece is named by its home cell.
+                    *cell = tile.wrapping_sub(1);
+                }
+                *self = $module::$machine::default();
+                self.board = board;
+                {
+                    let $self_ = &mut *self;
+                    $extra
+                }
+                self.states[0] = State::Bottom;
+                self.ts[0] = t;
+                t
             }
         }
     };
@@ -305,6 +332,10 @@ fn drive<A: Generated>(
         });
     }
     let mut machine = A::default();
+    let split = Split::<A> {
+        context,
+        count: options.count_nodes,
+    };
     let mut bounds = Vec::new();
     for sad in 0.. {
         let happy = h + sad;
@@ -315,26 +346,31 @@ fn drive<A: Generated>(
             )));
         }
         let clock = Instant::now();
-        let mut state = machine.set_up(context, start, happy, sad);
-        let mut solutions = Vec::new();
-        while let Some(win) = machine.run(context, options.count_nodes, state) {
-            let (mut cells, last) = machine.path(win, length as usize);
-            let goal_cell = cells.last().and_then(|&c| start.board().neighbour(c, last));
-            cells.extend(goal_cell);
-            solutions.push(Solution::with_length(
-                pieces_pushed(start, &cells),
-                manhattan,
-            ));
-            if !options.all {
-                break;
-            }
-            state = A::resume(win);
-        }
+        let found = if options.threads > 1 {
+            let heuristic = &options.heuristic;
+            parallel::search_bound(
+                &split,
+                heuristic,
+                start,
+                happy,
+                sad,
+                options.all,
+                options.threads,
+            )
+        } else {
+            let state = machine.set_up(context, start, happy, sad);
+            pass(&mut machine, &split, start, state, length, options.all)
+        };
+        let solutions: Vec<Solution> = found
+            .solutions
+            .into_iter()
+            .map(|moves| Solution::with_length(moves, manhattan))
+            .collect();
         let root = u64::from(sad == 0);
         let bound = BoundStats {
             happy: (length + manhattan) / 2,
             sad: (length - manhattan) / 2,
-            nodes: counted(machine.nodes() + root),
+            nodes: counted(found.nodes + root),
             seconds: clock.elapsed().as_secs_f64(),
             completed: options.all || solutions.is_empty(),
             solutions: solutions.len() as u64,
@@ -350,6 +386,67 @@ fn drive<A: Generated>(
         }
     }
     Err(EngineError::Limit("no bound left to try".into()))
+}
+
+/// Runs one prepared pass of `machine` from `state` below `from` (the start, or a subtree's
+/// root) with `length` moves to make: the solutions (pieces pushed from `from`), every one or
+/// the first, and the nodes generated.
+fn pass<A: Generated>(
+    machine: &mut A,
+    split: &Split<A>,
+    from: &Position,
+    mut state: A::State,
+    length: u32,
+    all: bool,
+) -> Found {
+    let mut solutions = Vec::new();
+    while let Some(win) = machine.run(split.context, split.count, state) {
+        let (mut cells, last) = machine.path(win, length as usize);
+        let goal_cell = cells.last().and_then(|&c| from.board().neighbour(c, last));
+        cells.extend(goal_cell);
+        solutions.push(pieces_pushed(from, &cells));
+        if !all {
+            break;
+        }
+        state = A::resume(win);
+    }
+    Found {
+        nodes: machine.nodes(),
+        solutions,
+    }
+}
+
+/// The automaton as the parallel search sees it: each worker thread has a machine, and a
+/// subtree starts at the state its root's move enters.
+struct Split<'c, A: Generated> {
+    context: &'c A::Context,
+    count: bool,
+}
+
+impl<A: Generated> parallel::Splittable for Split<'_, A> {
+    type Worker = A;
+
+    fn worker(&self) -> A {
+        A::default()
+    }
+
+    /// KORF1's order: south, west, north, east at the root; after entering a cell from the
+    /// neighbour in direction `p`, the directions `p - 1, p - 2, p - 3`.
+    fn order(&self, came: Option<Direction>) -> Vec<Direction> {
+        match came {
+            None => [3, 2, 1, 0].map(Direction::from_code).to_vec(),
+            Some(d) => {
+                let p = d.reverse().code();
+                [p + 3, p + 2, p + 1].map(Direction::from_code).to_vec()
+            }
+        }
+    }
+
+    fn search(&self, machine: &mut A, subtree: &Subtree, all: bool) -> Found {
+        let state = machine.set_up_subtree(self.context, subtree);
+        let length = subtree.happy + subtree.sad;
+        pass(machine, self, &subtree.root, state, length, all)
+    }
 }
 
 /// The pieces pushed when the blank visits `cells` in turn from `start`.

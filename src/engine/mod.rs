@@ -10,6 +10,7 @@
 //! completes, so long searches show their progress.
 
 pub mod automaton;
+pub mod parallel;
 pub mod reference;
 
 use crate::board::Direction;
@@ -160,6 +161,9 @@ pub struct SearchOptions {
     pub memory_limit: Option<u64>,
     /// The lower bound of the IDA* engines.
     pub heuristic: Heuristic,
+    /// Threads of rayon's pool an IDA* engine searches each bound on (1: the plain sequential
+    /// search); the answer and the completed bounds' node counts are the same for any number.
+    pub threads: usize,
 }
 
 impl Default for SearchOptions {
@@ -170,6 +174,7 @@ impl Default for SearchOptions {
             order: None,
             memory_limit: None,
             heuristic: Heuristic::Manhattan,
+            threads: 1,
         }
     }
 }

@@ -14,6 +14,7 @@
 //! generated, the goal is recognised when a child is generated, and the search stops at the first
 //! solution (unless every optimal solution is wanted).
 
+use super::parallel::{self, Found, Subtree};
 use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
 use crate::board::{Board, Direction, MAX_CELLS};
 use crate::heuristic::pdb::PatternDb;
@@ -66,27 +67,45 @@ impl Engine for ReferenceIda {
                 stats: SearchStats::from_bounds(bounds),
             });
         }
-        let mut search = Search::new(start, order, options.all, options.heuristic.tables());
-        search.nodes = 1; // the root, counted once for the whole search (in the first bound)
+        let tables = options.heuristic.tables();
+        let split = Split { order, tables };
         for sad in 0.. {
             let clock = Instant::now();
-            // Each pass starts from the start position (every pass restores the tiles it moves).
             let length = h + 2 * sad;
-            search.manhattan = manhattan;
-            search.explore(start.blank(), None, h + sad, sad);
+            let found = if options.threads > 1 {
+                let heuristic = &options.heuristic;
+                parallel::search_bound(
+                    &split,
+                    heuristic,
+                    start,
+                    h + sad,
+                    sad,
+                    options.all,
+                    options.threads,
+                )
+            } else {
+                let mut search = Search::new(start, order, options.all, tables);
+                search.explore(start.blank(), None, h + sad, sad);
+                search.found()
+            };
+            // The root counts once for the whole search, in the first bound.
+            let root = u64::from(sad == 0);
             let bound = BoundStats {
                 happy: (length + manhattan) / 2,
                 sad: (length - manhattan) / 2,
-                nodes: Some(search.nodes),
+                nodes: Some(found.nodes + root),
                 seconds: clock.elapsed().as_secs_f64(),
-                completed: options.all || search.solutions.is_empty(),
-                solutions: search.solutions.len() as u64,
+                completed: options.all || found.solutions.is_empty(),
+                solutions: found.solutions.len() as u64,
             };
             progress(&bound);
             bounds.push(bound);
-            search.nodes = 0;
-            if !search.solutions.is_empty() {
-                solutions = search.solutions;
+            if !found.solutions.is_empty() {
+                solutions = found
+                    .solutions
+                    .into_iter()
+                    .map(|moves| Solution::with_length(moves, manhattan))
+                    .collect();
                 break;
             }
         }
@@ -97,6 +116,34 @@ impl Engine for ReferenceIda {
     }
 }
 
+/// The reference engine as the parallel search sees it: a subtree is searched by the same
+/// recursion, started at its root.
+struct Split<'a> {
+    order: [Direction; 4],
+    tables: Option<&'a PatternDb>,
+}
+
+impl parallel::Splittable for Split<'_> {
+    type Worker = ();
+
+    fn worker(&self) {}
+
+    fn order(&self, came: Option<Direction>) -> Vec<Direction> {
+        let back = came.map(Direction::reverse);
+        self.order
+            .into_iter()
+            .filter(|&d| Some(d) != back)
+            .collect()
+    }
+
+    fn search(&self, _: &mut (), subtree: &Subtree, all: bool) -> Found {
+        let mut search = Search::new(&subtree.root, self.order, all, self.tables);
+        let (happy, sad) = (subtree.happy, subtree.sad);
+        search.explore(subtree.root.blank(), Some(subtree.came), happy, sad);
+        search.found()
+    }
+}
+
 /// The state of one depth-first pass with a fixed bound.
 struct Search<'a> {
     board: Board,
@@ -104,8 +151,6 @@ struct Search<'a> {
     all: bool,
     /// The pattern databases, or `None` for Manhattan.
     tables: Option<&'a PatternDb>,
-    /// The start's Manhattan distance (to split solutions into happy and sad moves).
-    manhattan: u32,
     /// `next[cell][d]`: the cell next to `cell` in direction `d`.
     next: Vec<[Option<usize>; 4]>,
     /// `distance[tile][cell]`: how far `tile` on `cell` is from home.
@@ -114,7 +159,8 @@ struct Search<'a> {
     /// The pieces pushed so far on the current path.
     path: Vec<u8>,
     nodes: u64,
-    solutions: Vec<Solution>,
+    /// The solutions found, each the pieces pushed from the pass's root.
+    solutions: Vec<Vec<u8>>,
 }
 
 impl<'a> Search<'a> {
@@ -143,13 +189,20 @@ impl<'a> Search<'a> {
             order,
             all,
             tables,
-            manhattan: 0,
             next,
             distance,
             tiles,
             path: Vec::new(),
             nodes: 0,
             solutions: Vec::new(),
+        }
+    }
+
+    /// What the pass found.
+    fn found(self) -> Found {
+        Found {
+            nodes: self.nodes,
+            solutions: self.solutions,
         }
     }
 
@@ -197,8 +250,7 @@ impl<'a> Search<'a> {
                     .iter()
                     .enumerate()
                     .all(|(cell, &t)| usize::from(t) == cell + 1));
-                self.solutions
-                    .push(Solution::with_length(self.path.clone(), self.manhattan));
+                self.solutions.push(self.path.clone());
                 !self.all
             } else {
                 self.explore(from, Some(d), happy_left, sad_left)
