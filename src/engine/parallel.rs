@@ -8,9 +8,11 @@
 //! enters; the reference engine recurses from there). Invariant: the items' solutions, taken in
 //! list order, are the bound's solutions in the order one thread finds them, and the nodes of
 //! the walk plus the subtrees' are the nodes one thread generates. So `--all` gives the same
-//! list, a completed bound the same node count, and the first solution is the one of the
+//! list and every bound the same node count, and the first solution is the one of the
 //! earliest item that has one: once a subtree finds a solution, no later subtree is started,
-//! and the earlier ones are searched to the end before it counts.
+//! and the earlier ones are searched to the end before it counts. Its bound's nodes are one
+//! thread's too: the walk's nodes up to that item (each item notes how many came before it),
+//! the earlier subtrees', and that subtree's up to its solution.
 
 use crate::board::Direction;
 use crate::heuristic::Heuristic;
@@ -40,8 +42,14 @@ pub struct Subtree {
     pub sad: u32,
 }
 
-/// An item of the cut, in the order one thread meets it.
-enum Item {
+/// An item of the cut, in the order one thread meets it, with the nodes one thread has
+/// generated above the cut by the time it reaches the item (the move into it included).
+struct Item {
+    before: u64,
+    kind: Kind,
+}
+
+enum Kind {
     Subtree(Subtree),
     /// A solution above the cut: its moves from the start.
     Solution(Vec<u8>),
@@ -76,63 +84,62 @@ fn is_happy(heuristic: &Heuristic, position: &Position, after: &Position) -> boo
     }
 }
 
-/// Expands one subtree root by one level: the nodes generated (one per move tried) and the
-/// items below it, in the engine's order.
-fn expand(
-    engine: &impl Splittable,
-    heuristic: &Heuristic,
-    subtree: &Subtree,
-    items: &mut Vec<Item>,
-) -> u64 {
-    let mut nodes = 0;
-    for d in engine.order(Some(subtree.came)) {
-        nodes += step(heuristic, &subtree.root, d, subtree, items);
+/// The walk above the cut: a depth-first search to `depth` moves below `node`, in the
+/// engine's order, counting one node per move tried (as one thread does) and listing the items
+/// it meets at the cut.
+struct Walk<'e, E: Splittable> {
+    engine: &'e E,
+    heuristic: &'e Heuristic,
+    nodes: u64,
+    items: Vec<Item>,
+}
+
+impl<E: Splittable> Walk<'_, E> {
+    fn below(&mut self, node: &Subtree, came: Option<Direction>, depth: u32) {
+        for d in self.engine.order(came) {
+            let mut after = node.root;
+            let Some(piece) = after.move_blank(d) else {
+                continue;
+            };
+            self.nodes += 1;
+            let (happy, sad) = if is_happy(self.heuristic, &node.root, &after) {
+                match node.happy {
+                    0 => continue,
+                    happy => (happy - 1, node.sad),
+                }
+            } else {
+                match node.sad {
+                    0 => continue,
+                    sad => (node.happy, sad - 1),
+                }
+            };
+            let mut path = node.path.clone();
+            path.push(piece);
+            let child = Subtree {
+                root: after,
+                came: d,
+                path,
+                happy,
+                sad,
+            };
+            let kind = if happy == 0 && sad == 0 {
+                Kind::Solution(child.path)
+            } else if depth == 1 {
+                Kind::Subtree(child)
+            } else {
+                self.below(&child, Some(d), depth - 1);
+                continue;
+            };
+            self.items.push(Item {
+                before: self.nodes,
+                kind,
+            });
+        }
     }
-    nodes
 }
 
-/// Tries the blank's move `d` from `from` (reached along `parent`'s path with its quota):
-/// one node, and the item it leads to, if the quota allows it.
-fn step(
-    heuristic: &Heuristic,
-    from: &Position,
-    d: Direction,
-    parent: &Subtree,
-    items: &mut Vec<Item>,
-) -> u64 {
-    let mut after = *from;
-    let Some(piece) = after.move_blank(d) else {
-        return 0;
-    };
-    let (happy, sad) = if is_happy(heuristic, from, &after) {
-        match parent.happy {
-            0 => return 1,
-            happy => (happy - 1, parent.sad),
-        }
-    } else {
-        match parent.sad {
-            0 => return 1,
-            sad => (parent.happy, sad - 1),
-        }
-    };
-    let mut path = parent.path.clone();
-    path.push(piece);
-    items.push(if happy == 0 && sad == 0 {
-        Item::Solution(path)
-    } else {
-        Item::Subtree(Subtree {
-            root: after,
-            came: d,
-            path,
-            happy,
-            sad,
-        })
-    });
-    1
-}
-
-/// The cut of the bound with `happy` and `sad` moves from `start`: the nodes above it and
-/// its items, with at least `wanted` subtrees where the tree is deep enough.
+/// The cut of the bound with `happy` and `sad` moves from `start`, at the shallowest depth
+/// that gives at least `wanted` subtrees (or none deeper): the nodes above it and its items.
 fn cut(
     engine: &impl Splittable,
     heuristic: &Heuristic,
@@ -148,29 +155,24 @@ fn cut(
         happy,
         sad,
     };
-    let mut items = Vec::new();
-    let mut nodes = 0;
-    for d in engine.order(None) {
-        nodes += step(heuristic, start, d, &root, &mut items);
-    }
+    let mut depth = 1;
     loop {
-        let subtrees = items
+        let mut walk = Walk {
+            engine,
+            heuristic,
+            nodes: 0,
+            items: Vec::new(),
+        };
+        walk.below(&root, None, depth);
+        let subtrees = walk
+            .items
             .iter()
-            .filter(|i| matches!(i, Item::Subtree(_)))
+            .filter(|i| matches!(i.kind, Kind::Subtree(_)))
             .count();
-        if subtrees == 0 || subtrees >= wanted {
-            return (nodes, items);
+        if subtrees == 0 || subtrees >= wanted || depth >= happy + sad {
+            return (walk.nodes, walk.items);
         }
-        let mut deeper = Vec::with_capacity(items.len() * 3);
-        for item in items {
-            match item {
-                Item::Subtree(subtree) => {
-                    nodes += expand(engine, heuristic, &subtree, &mut deeper);
-                }
-                solution => deeper.push(solution),
-            }
-        }
-        items = deeper;
+        depth += 1;
     }
 }
 
@@ -197,7 +199,7 @@ pub fn search_bound(
     let first = AtomicUsize::new(
         items
             .iter()
-            .position(|i| matches!(i, Item::Solution(_)))
+            .position(|i| matches!(i.kind, Kind::Solution(_)))
             .filter(|_| !all)
             .unwrap_or(usize::MAX),
     );
@@ -210,8 +212,8 @@ pub fn search_bound(
             if i >= items.len() || i > first.load(Ordering::SeqCst) {
                 break;
             }
-            let found = match &items[i] {
-                Item::Subtree(subtree) => {
+            let found = match &items[i].kind {
+                Kind::Subtree(subtree) => {
                     let mut found = engine.search(&mut worker, subtree, all);
                     for moves in &mut found.solutions {
                         let mut whole = subtree.path.clone();
@@ -220,7 +222,7 @@ pub fn search_bound(
                     }
                     found
                 }
-                Item::Solution(moves) => Found {
+                Kind::Solution(moves) => Found {
                     nodes: 0,
                     solutions: vec![moves.clone()],
                 },
@@ -239,18 +241,26 @@ pub fn search_bound(
         }
     });
     let results = results.into_inner().unwrap_or_default();
-    let mut bound = Found {
-        nodes: above,
-        solutions: Vec::new(),
-    };
-    for found in results.into_iter().flatten() {
-        bound.nodes += found.nodes;
-        if all || bound.solutions.is_empty() {
-            bound.solutions.extend(found.solutions);
+    // The subtrees' nodes, item by item in one thread's order.
+    let mut below = 0;
+    let mut solutions = Vec::new();
+    for (item, found) in items.iter().zip(results) {
+        let Some(found) = found else {
+            continue;
+        };
+        if !all && !found.solutions.is_empty() {
+            // One thread stops here: the nodes above the cut after this item, and the
+            // subtrees after it that other threads had started, were never generated.
+            return Found {
+                nodes: item.before + below + found.nodes,
+                solutions: found.solutions.into_iter().take(1).collect(),
+            };
         }
+        below += found.nodes;
+        solutions.extend(found.solutions);
     }
-    if !all {
-        bound.solutions.truncate(1);
+    Found {
+        nodes: above + below,
+        solutions,
     }
-    bound
 }
