@@ -41,6 +41,7 @@ fn same_answer(engine: &dyn Engine, start: &Position, heuristic: &Heuristic, all
         all,
         heuristic: heuristic.clone(),
         threads,
+        split_after: 0.0, // every bound, however small
         ..SearchOptions::default()
     };
     let one = engine
@@ -89,6 +90,7 @@ fn threads_give_the_answer_of_one_with_manhattan() {
                     &case.position,
                     &SearchOptions {
                         threads: 2,
+                        split_after: 0.0,
                         ..SearchOptions::default()
                     },
                     &mut |_| {},

@@ -87,6 +87,7 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
             memory_limit: args.memory,
             heuristic,
             threads,
+            split_after: crate::engine::SPLIT_AFTER,
         };
         let outcome = match args.engine.engine().solve(&start, &options, &mut |_| {}) {
             Ok(outcome) => outcome,

@@ -1,15 +1,18 @@
 //! `fifteen sliding --style N [FILE]`: Knuth's SLIDING — shortest solutions of general
 //! sliding-block puzzles, printed in the seed's format (or as one JSON object).
 //!
-//! The puzzle comes from FILE or standard input; the start and stop boards are drawn, each
-//! distance is reported as it completes (flushed once the run is past its first few
-//! milliseconds), then `... Solution!` and the path.
+//! The puzzle comes from FILE or standard input (no FILE, or `-`); the start and stop boards
+//! are drawn, each distance is reported as it completes (flushed once the run is past its
+//! first few milliseconds), then `... Solution!` and the path. A write error on standard output
+//! stops the search at once (a closed pipe quietly, see [`Failure::Output`]). Cells are named
+//! by row and column counted from 1, in the error messages and in the JSON moves alike.
 
 use super::Failure;
 use crate::sliding::output::{picture_of_key, Progress};
-use crate::sliding::{self, format_size, Event, Geometry, Outcome, Puzzle, Style};
+use crate::sliding::{self, format_size, Event, Geometry, Halt, Outcome, Puzzle, Style};
 use clap::Args;
 use std::io::{Read, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -20,18 +23,21 @@ pub struct SlidingArgs {
     pub style: u8,
 
     /// Print every configuration found, with its number and its predecessor's.
-    #[arg(long, conflicts_with = "quiet")]
+    #[arg(long, conflicts_with_all = ["quiet", "json"])]
     pub verbose: bool,
 
     /// Print only the distance lines and the result, not the boards.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json")]
     pub quiet: bool,
 
     /// Memory budget, e.g. 512M, 2G or a number of bytes (default 2G).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub memory: Option<u64>,
 
-    /// Print one JSON object (distance, level sizes, moves) instead of text.
+    /// Print one JSON object (distance, level sizes, moves) instead of text. Each move lists
+    /// the blocks it moves with their piece and their `from` and `to` cells as [row, column]
+    /// of the block's topmost-leftmost cell, counted from 1 (row 1, column 1 is the top-left
+    /// corner), as in the error messages.
     #[arg(long)]
     pub json: bool,
 
@@ -40,7 +46,7 @@ pub struct SlidingArgs {
     #[arg(long)]
     pub levels: bool,
 
-    /// The puzzle file (SLIDING's format); standard input when absent.
+    /// The puzzle file (SLIDING's format); standard input when absent or `-`.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
 }
@@ -95,12 +101,12 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
     })?;
     let mut text = Vec::new();
     let source = match &args.file {
-        Some(path) => {
+        Some(path) if path.as_os_str() != "-" => {
             text = std::fs::read(path)
                 .map_err(|e| Failure::BadInput(format!("{}: {e}", path.display())))?;
             path.display().to_string()
         }
-        None => {
+        _ => {
             std::io::stdin()
                 .read_to_end(&mut text)
                 .map_err(|e| Failure::BadInput(format!("standard input: {e}")))?;
@@ -111,43 +117,60 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::BadInput(format!("{source}: {e}")))?;
     let geometry = Geometry::new(&puzzle);
     let memory = args.memory.unwrap_or(sliding::DEFAULT_MEMORY);
-    // Buffered: a short run makes one `write`; `Progress` flushes as distances complete.
+    // Buffered: a short run makes one `write`; `Progress` flushes as distances complete. Every
+    // path out of here flushes it with `?`: dropping it would lose a write error.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let text_mode = !args.json;
     if text_mode && !args.quiet {
-        let _ = writeln!(out, "Starting configuration:");
-        let _ = write!(
+        writeln!(out, "Starting configuration:")?;
+        write!(
             out,
             "{}",
             picture_of_key(&geometry, &geometry.key_of(&puzzle.start))
-        );
+        )?;
         if let Some(stop) = &puzzle.stop {
-            let _ = writeln!(out, "\nStopping configuration:");
-            let _ = write!(out, "{}", picture_of_key(&geometry, &geometry.key_of(stop)));
+            writeln!(out, "\nStopping configuration:")?;
+            write!(out, "{}", picture_of_key(&geometry, &geometry.key_of(stop)))?;
         }
-        let _ = writeln!(out, "\n(using moves of style {})", style.0);
+        writeln!(out, "\n(using moves of style {})", style.0)?;
     }
     let mut progress = Progress::new(&geometry, args.verbose, &mut out);
-    let mut observer = |event: Event| {
-        if text_mode {
-            progress.event(event);
+    // The sizes of the completed distances, for the report of a search stopped by --memory.
+    let mut completed = Vec::new();
+    // A write error stops the search: its output is gone.
+    let mut observer = |event: Event| -> ControlFlow<std::io::Error> {
+        if let Event::LevelDone { size, .. } = event {
+            completed.push(size);
         }
+        if text_mode {
+            if let Err(error) = progress.event(event) {
+                return ControlFlow::Break(error);
+            }
+        }
+        ControlFlow::Continue(())
     };
     let mut restarts = Vec::new();
-    let outcome = sliding::solve(&puzzle, style, memory, &mut observer, &mut |level| {
+    let outcome = sliding::solve_observed(&puzzle, style, memory, &mut observer, &mut |level| {
         restarts.push(level)
     });
     let outcome = match outcome {
         Ok(outcome) => outcome,
-        Err(error) => {
-            progress.close_line();
-            return Err(Failure::BadInput(error.to_string()));
+        Err(Halt::Observer(error)) => return Err(Failure::Output(error)),
+        Err(Halt::Memory(limit)) => {
+            if text_mode {
+                progress.close_line()?;
+                if !completed.is_empty() {
+                    print_levels(&mut out, &completed, "completed")?;
+                }
+                out.flush()?;
+            }
+            return Err(Failure::BadInput(limit.to_string()));
         }
     };
     if args.json {
         let report = json_report(&puzzle, &geometry, style, &outcome, memory);
-        let _ = writeln!(out, "{report}");
-        let _ = out.flush();
+        writeln!(out, "{report}")?;
+        out.flush()?;
         return match outcome {
             Outcome::Exhausted { .. } if puzzle.stop.is_some() => {
                 Err(Failure::NoSolution(String::new()))
@@ -163,61 +186,62 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
             ..
         } => {
             if *distance == 0 {
-                let _ = writeln!(out, "\nYou're joking: That puzzle is solved in zero moves!");
+                writeln!(out, "\nYou're joking: That puzzle is solved in zero moves!")?;
             } else {
-                let _ = writeln!(out, "... Solution!");
+                writeln!(out, "... Solution!")?;
                 if !args.quiet {
                     for level in &restarts {
-                        let _ = writeln!(
+                        writeln!(
                             out,
                             "(Unfortunately I've forgotten how to get to level {level},\n\
                              so I had to reconstruct that part.)"
-                        );
+                        )?;
                     }
                     for d in (1..*distance as usize).rev() {
-                        let _ = write!(out, "\n{d}:\n{}", picture_of_key(&geometry, &path[d]));
+                        write!(out, "\n{d}:\n{}", picture_of_key(&geometry, &path[d]))?;
                     }
                 }
             }
             if args.levels {
-                print_levels(&mut out, levels, "completed");
+                print_levels(&mut out, levels, "completed")?;
             }
-            let _ = out.flush();
+            out.flush()?;
             Ok(())
         }
         Outcome::Exhausted { levels, .. } => {
             let total: u64 = levels.iter().sum();
             let farthest = levels.len().saturating_sub(1);
             if args.levels {
-                print_levels(&mut out, levels, "all");
+                print_levels(&mut out, levels, "all")?;
             }
-            let _ = out.flush();
             if puzzle.stop.is_some() {
+                out.flush()?;
                 Err(Failure::NoSolution(format!(
                     "No solution: the stopping configuration is not among the {total} configurations reachable from the start (the farthest at distance {farthest})."
                 )))
             } else {
-                let _ = writeln!(
+                writeln!(
                     out,
                     "{total} configurations are reachable; the farthest are at distance {farthest}."
-                );
-                let _ = out.flush();
+                )?;
+                out.flush()?;
                 Ok(())
             }
         }
     }
 }
 
-fn print_levels(out: &mut impl Write, levels: &[u64], which: &str) {
+/// `Level sizes (WHICH distances 0..d): …` and the total.
+fn print_levels(out: &mut impl Write, levels: &[u64], which: &str) -> std::io::Result<()> {
     let sizes: Vec<String> = levels.iter().map(u64::to_string).collect();
     let total: u64 = levels.iter().sum();
-    let _ = writeln!(
+    writeln!(
         out,
         "Level sizes ({which} distances 0..{}): {}",
         levels.len().saturating_sub(1),
         sizes.join(" ")
-    );
-    let _ = writeln!(out, "Total: {total} configurations");
+    )?;
+    writeln!(out, "Total: {total} configurations")
 }
 
 fn json_report(
@@ -254,8 +278,8 @@ fn json_report(
                         .iter()
                         .map(|m| serde_json::json!({
                             "piece": m.piece.to_string(),
-                            "from": [m.from.0, m.from.1],
-                            "to": [m.to.0, m.to.1],
+                            "from": [m.from.0 + 1, m.from.1 + 1],
+                            "to": [m.to.0 + 1, m.to.1 + 1],
                         }))
                         .collect::<Vec<_>>())
                 })

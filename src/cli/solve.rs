@@ -164,6 +164,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         memory_limit: args.memory,
         heuristic: Heuristic::Manhattan,
         threads: args.threads.count(),
+        split_after: crate::engine::SPLIT_AFTER,
     };
     if !start.is_solvable() {
         if let Some(hint) = convention_hint(&start, args.convention) {

@@ -63,7 +63,8 @@ trait Generated: Default + Send {
 /// Implements [`Generated`] for one machine of one instantiation; `$extra` sets up what the
 /// machine keeps beyond Knuth's (the pieces' cells and the lookups' values).
 macro_rules! generated {
-    ($module:ident, $machine:ident, $context:ty, |$self_:ident, $ctx:ident, $start:ident| $extra:block,
+    ($module:ident, $machine:ident, $context:ty,
+     |$self_:ident, $ctx:ident, $start:ident, $known:ident| $extra:block,
      |$me:ident, $c:ident, $count:ident, $state:ident| $run:expr) => {
         impl Generated for $module::$machine {
             type State = $module::State;
@@ -77,7 +78,7 @@ macro_rules! generated {
                 sad: u32,
             ) -> $module::State {
                 use $module::tailcode;
-                let t = self.prepare($ctx, $start, happy, sad);
+                let t = self.prepare($ctx, $start, happy, sad, None);
                 let blank = $start.blank();
                 for d in Direction::ALL {
                     if let Some(state) = tailcode(blank, d.code()) {
@@ -95,7 +96,8 @@ macro_rules! generated {
             }
 
             fn set_up_subtree(&mut self, $ctx: &$context, subtree: &Subtree) -> $module::State {
-                let t = self.prepare($ctx, &subtree.root, subtree.happy, subtree.sad);
+                let (happy, sad) = (subtree.happy, subtree.sad);
+                let t = self.prepare($ctx, &subtree.root, happy, sad, Some(subtree.values));
                 self.t = t;
                 let back = subtree.came.reverse().code();
                 $module::entered(subtree.root.blank(), back).unwrap_or($module::State::Bottom)
@@ -132,13 +134,15 @@ macro_rules! generated {
 
         impl $module::$machine {
             /// A fresh pass from `$start` with `happy` and `sad` moves: the board, what the
-            /// machine keeps beyond Knuth's, `Bottom` at the bottom of the stack; returns `t`.
+            /// machine keeps beyond Knuth's (with the lookups' values when they are `$known`),
+            /// `Bottom` at the bottom of the stack; returns `t`.
             fn prepare(
                 &mut self,
                 $ctx: &$context,
                 $start: &Position,
                 happy: u32,
                 sad: u32,
+                $known: Option<u64>,
             ) -> $module::Quota {
                 use $module::{Quota, State, CELLS, SAD};
                 let t = Quota::try_from(happy).unwrap_or(Quota::MAX)
@@ -180,21 +184,21 @@ macro_rules! instantiate {
                 fifteen_macros::automaton!(rows = $trows, cols = $tcols, tables = true);
             }
 
-            generated!($tmodule, TablesMachine, PatternDb, |machine, db, start| {
+            generated!($tmodule, TablesMachine, PatternDb, |machine, db, start, known| {
                 let (at, blank) = piece_cells(start);
                 machine.at[..at.len()].copy_from_slice(&at);
-                machine.values = db.values(&at, blank);
+                machine.values = known.unwrap_or_else(|| db.values(&at, blank));
                 // The root's tailcodes resume with the root's values.
                 machine.vs.fill(machine.values);
             }, |machine, db, _count, state| machine.run_tables(db, state));
         )*
         $(
-            generated!($module, Machine, (), |_machine, _db, _start| {}, |machine, _db, count, state| {
+            generated!($module, Machine, (), |_machine, _db, _start, _known| {}, |machine, _db, count, state| {
                 if count { machine.run_counted(state) } else { machine.run_plain(state) }
             });
         )*
         $(
-            generated!($tmodule, Machine, (), |_machine, _db, _start| {}, |machine, _db, count, state| {
+            generated!($tmodule, Machine, (), |_machine, _db, _start, _known| {}, |machine, _db, count, state| {
                 if count { machine.run_counted(state) } else { machine.run_plain(state) }
             });
         )*
@@ -336,7 +340,7 @@ fn drive<A: Generated>(
         context,
         count: options.count_nodes,
     };
-    let mut bounds = Vec::new();
+    let mut bounds: Vec<BoundStats> = Vec::new();
     for sad in 0.. {
         let happy = h + sad;
         let length = happy + sad;
@@ -346,7 +350,8 @@ fn drive<A: Generated>(
             )));
         }
         let clock = Instant::now();
-        let found = if options.threads > 1 {
+        let previous = bounds.last().map_or(0.0, |b| b.seconds);
+        let found = if options.split(previous) {
             let heuristic = &options.heuristic;
             parallel::search_bound(
                 &split,

@@ -149,7 +149,7 @@ impl SearchOutcome {
 }
 
 /// How to search.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SearchOptions {
     /// Find every optimal solution instead of stopping at the first.
     pub all: bool,
@@ -164,6 +164,10 @@ pub struct SearchOptions {
     /// Threads of rayon's pool an IDA* engine searches each bound on (1: the plain sequential
     /// search); the answer and the completed bounds' node counts are the same for any number.
     pub threads: usize,
+    /// With several threads, a bound is split only when the one before it took at least this
+    /// many seconds: below that, waking the threads costs more than they save (0: split every
+    /// bound, as the tests do to cover small searches).
+    pub split_after: f64,
 }
 
 impl Default for SearchOptions {
@@ -175,7 +179,18 @@ impl Default for SearchOptions {
             memory_limit: None,
             heuristic: Heuristic::Manhattan,
             threads: 1,
+            split_after: SPLIT_AFTER,
         }
+    }
+}
+
+/// The default [`SearchOptions::split_after`]: a millisecond, about a hundred thousand nodes.
+pub const SPLIT_AFTER: f64 = 0.001;
+
+impl SearchOptions {
+    /// Whether the bound after one that took `previous` seconds is searched on several threads.
+    pub fn split(&self, previous: f64) -> bool {
+        self.threads > 1 && previous >= self.split_after
     }
 }
 

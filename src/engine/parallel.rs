@@ -15,6 +15,7 @@
 //! the earlier subtrees', and that subtree's up to its solution.
 
 use crate::board::Direction;
+use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,7 +33,8 @@ pub struct Found {
 }
 
 /// The root of a subtree: the position there, the blank's last move, the moves that led there
-/// from the start, and the happy and sad moves left.
+/// from the start, the happy and sad moves left, and (with pattern databases) the lookups'
+/// values there, so that the automaton need not find them from scratch.
 #[derive(Clone, Debug)]
 pub struct Subtree {
     pub root: Position,
@@ -40,6 +42,7 @@ pub struct Subtree {
     pub path: Vec<u8>,
     pub happy: u32,
     pub sad: u32,
+    pub values: Values,
 }
 
 /// An item of the cut, in the order one thread meets it, with the nodes one thread has
@@ -71,19 +74,6 @@ pub trait Splittable: Sync {
     fn search(&self, worker: &mut Self::Worker, subtree: &Subtree, all: bool) -> Found;
 }
 
-/// Whether the move from `position` to `after` lowers the heuristic.
-fn is_happy(heuristic: &Heuristic, position: &Position, after: &Position) -> bool {
-    match heuristic.tables() {
-        Some(db) => db.estimate_position(after) < db.estimate_position(position),
-        None => {
-            // The piece goes from the blank's new cell to its old one.
-            let from = after.blank();
-            let piece = position.tiles()[from];
-            position.board().is_happy(piece, from, position.blank())
-        }
-    }
-}
-
 /// The walk above the cut: a depth-first search to `depth` moves below `node`, in the
 /// engine's order, counting one node per move tried (as one thread does) and listing the items
 /// it meets at the cut.
@@ -102,7 +92,17 @@ impl<E: Splittable> Walk<'_, E> {
                 continue;
             };
             self.nodes += 1;
-            let (happy, sad) = if is_happy(self.heuristic, &node.root, &after) {
+            // The piece goes from the blank's new cell to its old one.
+            let (from, to) = (after.blank(), node.root.blank());
+            let (is_happy, values) = match self.heuristic.tables() {
+                Some(db) => {
+                    let (at, _) = piece_cells(&node.root);
+                    let values = db.step(node.values, &at, piece - 1, from as u8, to as u8);
+                    (PatternDb::happy(node.values, values), values)
+                }
+                None => (node.root.board().is_happy(piece, from, to), 0),
+            };
+            let (happy, sad) = if is_happy {
                 match node.happy {
                     0 => continue,
                     happy => (happy - 1, node.sad),
@@ -121,6 +121,7 @@ impl<E: Splittable> Walk<'_, E> {
                 path,
                 happy,
                 sad,
+                values,
             };
             let kind = if happy == 0 && sad == 0 {
                 Kind::Solution(child.path)
@@ -148,12 +149,17 @@ fn cut(
     sad: u32,
     wanted: usize,
 ) -> (u64, Vec<Item>) {
+    let values = heuristic.tables().map_or(0, |db| {
+        let (at, blank) = piece_cells(start);
+        db.values(&at, blank)
+    });
     let root = Subtree {
         root: *start,
         came: Direction::East,
         path: Vec::new(),
         happy,
         sad,
+        values,
     };
     let mut depth = 1;
     loop {

@@ -72,7 +72,8 @@ impl Engine for ReferenceIda {
         for sad in 0.. {
             let clock = Instant::now();
             let length = h + 2 * sad;
-            let found = if options.threads > 1 {
+            let previous = bounds.last().map_or(0.0, |b: &BoundStats| b.seconds);
+            let found = if options.split(previous) {
                 let heuristic = &options.heuristic;
                 parallel::search_bound(
                     &split,

@@ -25,6 +25,10 @@
 //! top bits of the hash, each with linear probing at load at most 0.85 and rebuilt on its own
 //! (to twice its live entries), so growing never needs room for two whole tables.
 //!
+//! The observer sees every event and may stop the search by returning `ControlFlow::Break`
+//! (the command line does when its output is gone): the search then returns at once, with the
+//! levels completed so far and no goal.
+//!
 //! Invariants: `table` holds exactly the live configurations (plus stale numbers); every level
 //! `< d − 2` may be forgotten, never a live one; the memory counted in `bytes` (the chunks of
 //! every kept level plus the table) never exceeds `limit`.
@@ -32,6 +36,7 @@
 use super::moves::{Mover, Next};
 use super::pack::Geometry;
 use super::Style;
+use std::ops::ControlFlow;
 
 /// What the search tells its observer as it goes.
 pub enum Event<'a> {
@@ -93,14 +98,15 @@ pub struct Found {
     pub path: Vec<Vec<u64>>,
 }
 
-/// One search from `start` to `goal` (or over everything reachable when `goal` is `None`).
+/// One search from `start` to `goal` (or over everything reachable when `goal` is `None`). When
+/// the observer returns `Break`, the search ends at once with what it has (`found` is `None`).
 pub fn search(
     geometry: &Geometry,
     start: &[u64],
     goal: Option<&[u64]>,
     style: Style,
     limit: u64,
-    observer: &mut dyn FnMut(Event),
+    observer: &mut dyn FnMut(Event) -> ControlFlow<()>,
 ) -> Result<Report, MemoryLimit> {
     match geometry.words {
         1 => Search::<1>::run(geometry, start, goal, style, limit, observer),
@@ -207,8 +213,15 @@ struct Search<'o, const W: usize> {
     distance: u32,
     goal: Option<[u64; W]>,
     found_at: Option<u32>,
-    error: Option<MemoryLimit>,
-    observer: &'o mut dyn FnMut(Event<'_>),
+    error: Option<Stop>,
+    observer: &'o mut dyn FnMut(Event<'_>) -> ControlFlow<()>,
+}
+
+/// Why the search must end now.
+enum Stop {
+    Memory(MemoryLimit),
+    /// The observer returned `Break`.
+    Observer,
 }
 
 #[inline]
@@ -237,7 +250,7 @@ impl<'o, const W: usize> Search<'o, W> {
         goal: Option<&[u64]>,
         style: Style,
         limit: u64,
-        observer: &'o mut dyn FnMut(Event<'_>),
+        observer: &'o mut dyn FnMut(Event<'_>) -> ControlFlow<()>,
     ) -> Result<Report, MemoryLimit> {
         let mut search = Search::<W> {
             levels: vec![Some(Level::new())],
@@ -257,15 +270,27 @@ impl<'o, const W: usize> Search<'o, W> {
             error: None,
             observer,
         };
-        search.rebuild_all()?;
-        (search.observer)(Event::Distance(0));
-        let start = to_words::<W>(start);
-        search.offer(start, hash(&start), 0);
-        if let Some(error) = search.error.take() {
-            return Err(error);
-        }
         let mut levels = Vec::new();
         let mut generated = 0u64;
+        // What a search stopped by its observer returns.
+        let stopped = |levels: Vec<u64>, generated: u64| {
+            Ok(Report {
+                levels,
+                generated,
+                found: None,
+            })
+        };
+        search.rebuild_all()?;
+        if (search.observer)(Event::Distance(0)).is_break() {
+            return stopped(levels, generated);
+        }
+        let start = to_words::<W>(start);
+        search.offer(start, hash(&start), 0);
+        match search.error.take() {
+            Some(Stop::Memory(error)) => return Err(error),
+            Some(Stop::Observer) => return stopped(levels, generated),
+            None => {}
+        }
         let mut state = geometry.empty_state();
         let mut mover = Mover::new();
         let mut batch: Vec<([u64; W], u64)> = Vec::with_capacity(BATCH);
@@ -277,13 +302,18 @@ impl<'o, const W: usize> Search<'o, W> {
                 break;
             }
             levels.push(size as u64);
-            (search.observer)(Event::LevelDone {
+            let told = (search.observer)(Event::LevelDone {
                 distance: search.distance,
                 size: size as u64,
             });
+            if told.is_break() {
+                return stopped(levels, generated);
+            }
             search.distance += 1;
             let d = search.distance as usize;
-            (search.observer)(Event::Distance(search.distance));
+            if (search.observer)(Event::Distance(search.distance)).is_break() {
+                return stopped(levels, generated);
+            }
             search.milestones.push(search.next_number);
             search.live_base = if d >= 2 { search.milestones[d - 2] } else { 0 };
             search.recent = [
@@ -324,8 +354,10 @@ impl<'o, const W: usize> Search<'o, W> {
                     }
                 });
                 search.offer_batch(&mut batch, parent);
-                if let Some(error) = search.error.take() {
-                    return Err(error);
+                match search.error.take() {
+                    Some(Stop::Memory(error)) => return Err(error),
+                    Some(Stop::Observer) => return stopped(levels, generated),
+                    None => {}
                 }
                 if search.found_at.is_some() {
                     break;
@@ -471,14 +503,20 @@ impl<'o, const W: usize> Search<'o, W> {
         let slot = fingerprint | ((number - self.table_base + 1) as u32);
         self.used[part] += usize::from(fresh);
         self.parts[part][at] = slot;
-        (self.observer)(Event::New {
+        let told = (self.observer)(Event::New {
             number,
             parent,
             key: &key,
         });
+        if told.is_break() {
+            self.error = Some(Stop::Observer);
+            return number;
+        }
         if self.goal == Some(key) {
             self.found_at = Some(self.distance);
-            (self.observer)(Event::Goal);
+            if (self.observer)(Event::Goal).is_break() {
+                self.error = Some(Stop::Observer);
+            }
             return number;
         }
         let result = if self.next_number - self.table_base + 1 >= u64::from(number_mask) {
@@ -489,7 +527,7 @@ impl<'o, const W: usize> Search<'o, W> {
             Ok(())
         };
         if let Err(error) = result {
-            self.error = Some(error);
+            self.error = Some(Stop::Memory(error));
         }
         number
     }
@@ -498,7 +536,7 @@ impl<'o, const W: usize> Search<'o, W> {
     fn append(&mut self, d: usize, key: [u64; W]) -> bool {
         let growth = self.live(d).growth() as u64 * Level::<W>::ENTRY;
         if growth > 0 && !self.make_room(growth) {
-            self.error = Some(self.limit_error());
+            self.error = Some(Stop::Memory(self.limit_error()));
             return false;
         }
         if let Some(level) = self.levels[d].as_mut() {

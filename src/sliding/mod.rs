@@ -40,6 +40,8 @@ pub mod units;
 pub use bfs::{format_size, Event, MemoryLimit};
 pub use pack::{Geometry, State};
 pub use spec::{Problem, Puzzle, SpecError};
+use std::convert::Infallible;
+use std::ops::ControlFlow;
 
 /// Default memory budget: 2 GiB, well under the development machine's RAM.
 pub const DEFAULT_MEMORY: u64 = 2 << 30;
@@ -88,10 +90,59 @@ pub fn solve(
     observer: &mut dyn FnMut(Event),
     on_restart: &mut dyn FnMut(u32),
 ) -> Result<Outcome, MemoryLimit> {
+    let mut observer = |event: Event| -> ControlFlow<Infallible> {
+        observer(event);
+        ControlFlow::Continue(())
+    };
+    solve_observed(puzzle, style, memory, &mut observer, on_restart).map_err(|halt| match halt {
+        Halt::Memory(limit) => limit,
+        Halt::Observer(never) => match never {},
+    })
+}
+
+/// Why [`solve_observed`] gave no outcome.
+#[derive(Debug)]
+pub enum Halt<B> {
+    /// The memory budget was exceeded.
+    Memory(MemoryLimit),
+    /// The observer returned `Break(reason)`.
+    Observer(B),
+}
+
+/// [`solve`] with an observer that may stop the search (its output is gone, say): its
+/// `Break(reason)` ends the search at once with `Halt::Observer(reason)`. The waypoint
+/// restarts are not observed.
+pub fn solve_observed<B>(
+    puzzle: &Puzzle,
+    style: Style,
+    memory: u64,
+    observer: &mut dyn FnMut(Event) -> ControlFlow<B>,
+    on_restart: &mut dyn FnMut(u32),
+) -> Result<Outcome, Halt<B>> {
     let geometry = Geometry::new(puzzle);
     let start = geometry.key_of(&puzzle.start);
     let goal = puzzle.stop.as_ref().map(|stop| geometry.key_of(stop));
-    let report = bfs::search(&geometry, &start, goal.as_deref(), style, memory, observer)?;
+    let mut reason = None;
+    let mut observer = |event: Event| match observer(event) {
+        ControlFlow::Continue(()) => ControlFlow::Continue(()),
+        ControlFlow::Break(why) => {
+            reason = Some(why);
+            ControlFlow::Break(())
+        }
+    };
+    let report = bfs::search(
+        &geometry,
+        &start,
+        goal.as_deref(),
+        style,
+        memory,
+        &mut observer,
+    );
+    // A search its observer stopped returns what it has: the reason is what counts.
+    if let Some(why) = reason {
+        return Err(Halt::Observer(why));
+    }
+    let report = report.map_err(Halt::Memory)?;
     let Some(found) = report.found else {
         return Ok(Outcome::Exhausted {
             levels: report.levels,
@@ -111,8 +162,9 @@ pub fn solve(
             Some(&waypoint),
             style,
             memory,
-            &mut |_| {},
-        )?;
+            &mut |_| ControlFlow::Continue(()),
+        )
+        .map_err(Halt::Memory)?;
         let Some(part) = again.found else {
             break; // cannot happen: the waypoint was reached before
         };
@@ -134,7 +186,7 @@ pub fn solve(
     })
 }
 
-/// One block's part in a move: its kind and its anchor (row, column), before and after.
+/// One block's part in a move: its kind and its anchor (row, column; 0-based), before and after.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct BlockMove {
     pub piece: char,

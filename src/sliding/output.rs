@@ -93,17 +93,18 @@ impl<'g, W: Write> Progress<'g, W> {
     }
 
     /// Ends a line left open by the first configuration of an unfinished distance (before an
-    /// error message).
-    pub fn close_line(&mut self) {
+    /// error message) and flushes.
+    pub fn close_line(&mut self) -> std::io::Result<()> {
         if std::mem::take(&mut self.open_line) {
-            let _ = writeln!(self.out);
+            writeln!(self.out)?;
         }
-        let _ = self.out.flush();
+        self.out.flush()
     }
 
-    /// Handles one event. Write errors (a closed pipe) are ignored here, as in the seed.
-    pub fn event(&mut self, event: Event) {
-        let _ = self.write(event);
+    /// Handles one event. A write error (a closed pipe, a full disk) is returned, so that the
+    /// caller can stop the search whose output is gone.
+    pub fn event(&mut self, event: Event) -> std::io::Result<()> {
+        self.write(event)
     }
 
     fn write(&mut self, event: Event) -> std::io::Result<()> {
@@ -168,14 +169,50 @@ mod tests {
         }
     }
 
+    /// A writer whose reader has gone away.
+    struct Closed;
+
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+    }
+
+    #[test]
+    fn write_errors_are_returned() {
+        let puzzle = Puzzle::parse(b"2 x 2 tiny\n1 = 1\n1\n0001\n").expect("valid");
+        let geometry = Geometry::new(&puzzle);
+        let key = geometry.key_of(&puzzle.start);
+        for verbose in [false, true] {
+            let mut progress = Progress::new(&geometry, verbose, Closed);
+            let new = Event::New {
+                number: 0,
+                parent: 0,
+                key: &key,
+            };
+            let error = progress.event(new).expect_err("nothing can be written");
+            assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe);
+            let error = progress.close_line().expect_err("nor flushed");
+            assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe);
+        }
+    }
+
     fn level(progress: &mut Progress<'_, &mut Recorder>, key: &[u64], distance: u32, size: u64) {
-        progress.event(Event::Distance(distance));
-        progress.event(Event::New {
-            number: 0,
-            parent: 0,
-            key,
-        });
-        progress.event(Event::LevelDone { distance, size });
+        let events = [
+            Event::Distance(distance),
+            Event::New {
+                number: 0,
+                parent: 0,
+                key,
+            },
+            Event::LevelDone { distance, size },
+        ];
+        for event in events {
+            progress.event(event).expect("a recorder takes everything");
+        }
     }
 
     #[test]
@@ -210,13 +247,15 @@ mod tests {
         let text = String::from_utf8(progress.out.written.clone()).expect("ASCII");
         assert_eq!(text.lines().count(), 10);
         assert!(text.starts_with("*** Distance 0:\n1.\n*** Distance 1:\n1 and 4094 more.\n"));
-        progress.event(Event::Distance(5));
-        progress.event(Event::New {
-            number: 0,
-            parent: 0,
-            key: &key,
-        });
-        progress.close_line();
+        progress.event(Event::Distance(5)).expect("recorded");
+        progress
+            .event(Event::New {
+                number: 0,
+                parent: 0,
+                key: &key,
+            })
+            .expect("recorded");
+        progress.close_line().expect("recorded");
         assert!(progress.out.written.ends_with(b"*** Distance 5:\n1\n"));
         assert_eq!(progress.out.flushed, progress.out.written.len());
     }

@@ -66,10 +66,6 @@ pub struct SpecError {
 pub enum Problem {
     #[error("the input is empty; the first line should give the board size as `ROWS x COLS`")]
     Empty,
-    #[error("CRLF line ending; save the file with Unix (LF) line ends")]
-    Crlf,
-    #[error("the last line has no final newline")]
-    NoFinalNewline,
     #[error("the line contains a byte that is not ASCII")]
     NotAscii,
     #[error("bad board size {0:?}; the first line should start with `ROWS x COLS` (e.g. `5 x 4 (Klotski)`) with positive ROWS and COLS")]
@@ -261,8 +257,8 @@ impl Puzzle {
     }
 }
 
-/// Splits the text into numbered lines, rejecting CRLF, a missing final newline and non-ASCII
-/// bytes. Trailing blanks and tabs on a line are ignored.
+/// Splits the text into numbered lines, rejecting non-ASCII bytes. Lines end with LF or CRLF,
+/// the last one also with the end of the text; trailing blanks, tabs and CRs are ignored.
 fn split_lines(text: &[u8]) -> Result<Vec<(usize, &[u8])>, SpecError> {
     if text.is_empty() {
         return Err(SpecError {
@@ -275,19 +271,18 @@ fn split_lines(text: &[u8]) -> Result<Vec<(usize, &[u8])>, SpecError> {
     let mut no = 0;
     while !rest.is_empty() {
         no += 1;
-        let err = |problem| SpecError { line: no, problem };
-        let Some(end) = rest.iter().position(|&c| c == b'\n') else {
-            return Err(err(Problem::NoFinalNewline));
+        let (mut line, next) = match rest.iter().position(|&c| c == b'\n') {
+            Some(end) => (&rest[..end], &rest[end + 1..]),
+            None => (rest, &rest[rest.len()..]),
         };
-        let mut line = &rest[..end];
-        rest = &rest[end + 1..];
-        if line.last() == Some(&b'\r') {
-            return Err(err(Problem::Crlf));
-        }
+        rest = next;
         if !line.is_ascii() {
-            return Err(err(Problem::NotAscii));
+            return Err(SpecError {
+                line: no,
+                problem: Problem::NotAscii,
+            });
         }
-        while let [head @ .., b' ' | b'\t'] = line {
+        while let [head @ .., b' ' | b'\t' | b'\r'] = line {
             line = head;
         }
         lines.push((no, line));
@@ -439,4 +434,41 @@ fn check_compatible(start: &Layout, stop: &Layout, cols: usize) -> Result<(), Pr
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SILLY: &[u8] = include_bytes!("../../tests/data/sliding/silly.txt");
+
+    #[test]
+    fn crlf_and_a_missing_final_newline_read_as_lf() {
+        let lf = Puzzle::parse(SILLY).expect("the seed's example");
+        let text = std::str::from_utf8(SILLY).expect("ASCII");
+        let crlf = text.replace('\n', "\r\n");
+        assert_eq!(Puzzle::parse(crlf.as_bytes()), Ok(lf.clone()));
+        let unterminated = text.strip_suffix('\n').expect("the file ends with LF");
+        assert_eq!(Puzzle::parse(unterminated.as_bytes()), Ok(lf.clone()));
+        let both = crlf.strip_suffix("\r\n").expect("CRLF");
+        assert_eq!(Puzzle::parse(both.as_bytes()), Ok(lf));
+    }
+
+    #[test]
+    fn line_numbers_survive_crlf_and_the_missing_newline() {
+        let error = Puzzle::parse(b"2 x 2\r\n1 = 1\r\n\r\n1?\r\n1").expect_err("bad start");
+        assert_eq!(error.line, 4);
+        assert_eq!(
+            error.problem,
+            Problem::BadConfigChar {
+                which: "starting",
+                found: '?'
+            }
+        );
+        let error = Puzzle::parse(b"2 x 2\n1 = 1").expect_err("no start");
+        assert_eq!(
+            error.to_string(),
+            "line 3: missing the starting configuration"
+        );
+    }
 }
