@@ -73,7 +73,7 @@ pub struct ThreadArgs {
 }
 
 impl ThreadArgs {
-    /// The number of threads, with rayon's pool sized to match.
+    /// The number of threads; rayon's pool (the table builds) is sized to match.
     pub fn count(&self) -> usize {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let threads = self.threads.map_or(cores, usize::from);

@@ -161,8 +161,8 @@ pub struct SearchOptions {
     pub memory_limit: Option<u64>,
     /// The lower bound of the IDA* engines.
     pub heuristic: Heuristic,
-    /// Threads of rayon's pool an IDA* engine searches each bound on (1: the plain sequential
-    /// search); the answer and the completed bounds' node counts are the same for any number.
+    /// Threads an IDA* engine searches each bound on (1: the plain sequential
+    /// search); the answer and every bound's node count are the same for any number.
     pub threads: usize,
     /// With several threads, a bound is split only when the one before it took at least this
     /// many seconds: below that, waking the threads costs more than they save (0: split every

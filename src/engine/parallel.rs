@@ -182,8 +182,7 @@ fn cut(
     }
 }
 
-/// Searches one bound (`happy` and `sad` moves from `start`) on `threads` threads of rayon's
-/// pool: the solutions from the start in one thread's order (all, or the first) and the nodes.
+/// Searches one bound (`happy` and `sad` moves from `start`) on `threads` threads: the solutions from the start in one thread's order (all, or the first) and the nodes.
 pub fn search_bound(
     engine: &impl Splittable,
     heuristic: &Heuristic,
@@ -241,10 +240,14 @@ pub fn search_bound(
             }
         }
     };
-    rayon::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|_| work());
+    // Plain scoped threads, this one among them: a bound is split only when it is worth
+    // milliseconds, so starting threads costs little, and every thread surely works from the
+    // start (a pool's sleeping workers may wake too late to take a share).
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(work);
         }
+        work();
     });
     let results = results.into_inner().unwrap_or_default();
     // The subtrees' nodes, item by item in one thread's order.
