@@ -89,24 +89,14 @@ fn a_closed_pipe_ends_every_command_quietly() {
             vec!["solve", "--heuristic", "manhattan", "a510f9de28476cb3"],
             0,
         ),
-        (
-            vec!["solve", "--heuristic", "manhattan", "--file", file],
-            1,
-        ),
+        (vec!["solve", "--heuristic", "manhattan", "--file", file], 1),
         (
             vec!["crosscheck", "--count", "300", "--engines", "automaton,ida"],
             0,
         ),
         (
             vec![
-                "compare",
-                "--random",
-                "3000",
-                "--size",
-                "2x2",
-                "--repeat",
-                "1",
-                "--csv",
+                "compare", "--random", "3000", "--size", "2x2", "--repeat", "1", "--csv",
             ],
             1,
         ),
@@ -228,7 +218,16 @@ fn boards_bfs_cannot_take_are_skipped_with_a_note() {
 
     // Nothing timed at all is a failure.
     let (status, _, stderr) = run(&[
-        "compare", "--random", "2", "--size", "5x5", "--walk", "20", "--repeat", "1", "--engines",
+        "compare",
+        "--random",
+        "2",
+        "--size",
+        "5x5",
+        "--walk",
+        "20",
+        "--repeat",
+        "1",
+        "--engines",
         "bfs",
     ]);
     assert_eq!(status, 1);
@@ -268,11 +267,7 @@ fn messages_name_the_real_fault() {
             2,
             "--memory bounds the bfs engine's table",
         ),
-        (
-            vec!["compare", "--walk", "3", "867254301"],
-            2,
-            "--random",
-        ),
+        (vec!["compare", "--walk", "3", "867254301"], 2, "--random"),
         (vec!["compare", "--seed", "3", "867254301"], 2, "--random"),
     ] {
         let (code, _, stderr) = run(&args);

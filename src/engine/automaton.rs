@@ -352,16 +352,7 @@ fn drive<A: Generated>(
         let clock = Instant::now();
         let previous = bounds.last().map_or(0.0, |b| b.seconds);
         let found = if options.split(previous) {
-            let heuristic = &options.heuristic;
-            parallel::search_bound(
-                &split,
-                heuristic,
-                start,
-                happy,
-                sad,
-                options.all,
-                options.threads,
-            )
+            parallel::search_bound(&split, start, happy, sad, options)
         } else {
             let state = machine.set_up(context, start, happy, sad);
             pass(&mut machine, &split, start, state, length, options.all)

@@ -15,6 +15,7 @@
 //! the earlier subtrees', and that subtree's up to its solution.
 
 use crate::board::Direction;
+use crate::engine::SearchOptions;
 use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
@@ -182,16 +183,16 @@ fn cut(
     }
 }
 
-/// Searches one bound (`happy` and `sad` moves from `start`) on `threads` threads: the solutions from the start in one thread's order (all, or the first) and the nodes.
+/// Searches one bound (`happy` and `sad` moves from `start`) on `options.threads` threads:
+/// the solutions from the start in one thread's order (all, or the first) and the nodes.
 pub fn search_bound(
     engine: &impl Splittable,
-    heuristic: &Heuristic,
     start: &Position,
     happy: u32,
     sad: u32,
-    all: bool,
-    threads: usize,
+    options: &SearchOptions,
 ) -> Found {
+    let (heuristic, all, threads) = (&options.heuristic, options.all, options.threads.max(1));
     let (above, items) = cut(
         engine,
         heuristic,

@@ -74,16 +74,7 @@ impl Engine for ReferenceIda {
             let length = h + 2 * sad;
             let previous = bounds.last().map_or(0.0, |b: &BoundStats| b.seconds);
             let found = if options.split(previous) {
-                let heuristic = &options.heuristic;
-                parallel::search_bound(
-                    &split,
-                    heuristic,
-                    start,
-                    h + sad,
-                    sad,
-                    options.all,
-                    options.threads,
-                )
+                parallel::search_bound(&split, start, h + sad, sad, options)
             } else {
                 let mut search = Search::new(start, order, options.all, tables);
                 search.explore(start.blank(), None, h + sad, sad);
