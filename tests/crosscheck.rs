@@ -157,8 +157,26 @@ fn crosscheck_command_reports_and_exits_zero() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     let last = stdout.lines().last().unwrap_or_default();
-    assert!(last.starts_with("25 positions, "), "{last}");
-    assert!(last.ends_with(" engine runs, 0 disagreements"), "{last}");
+    // 3x4 positions are too large for bfs within 4M now and then: those runs are skipped,
+    // and the runs counted are the ones that answered.
+    let counts: Vec<u64> = last
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert_eq!(counts.len(), 4, "{last}");
+    assert_eq!(counts[0], 25, "{last}");
+    assert_eq!(
+        counts[1] + counts[2],
+        75,
+        "three engines on 25 positions: {last}"
+    );
+    assert!(
+        last.ends_with(&format!(
+            " engine runs ({} skipped), 0 disagreements",
+            counts[2]
+        )),
+        "{last}"
+    );
 }
 
 #[test]
