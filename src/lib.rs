@@ -7,6 +7,7 @@
 //! - [`heuristic`]: lower bounds: Manhattan and pattern databases (building, caching);
 //! - [`differential`]: checks engines' answers against the position and each other;
 //! - [`korf100`]: Korf's 100 instances with optimal lengths and exact IDA* node counts;
+//! - [`korf50`]: Korf's 50 24-puzzle instances with their published optimal lengths;
 //! - [`random`]: seeded random walks and uniformly random solvable positions;
 //! - [`sliding`]: the breadth-first engine, Knuth's SLIDING for general sliding-block puzzles;
 //! - [`cli`]: the `fifteen` command line, one file per subcommand.
@@ -34,6 +35,7 @@ pub mod differential;
 pub mod engine;
 pub mod heuristic;
 pub mod korf100;
+pub mod korf50;
 pub mod position;
 pub mod random;
 pub mod sliding;

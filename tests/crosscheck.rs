@@ -253,9 +253,9 @@ fn compare_runs_korf100_from_the_shipped_data() {
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
     let rows = value["rows"].as_array().cloned().unwrap_or_default();
     assert_eq!(rows.len(), 2);
-    assert_eq!(rows[0]["position"], "korf9");
+    assert_eq!(rows[0]["position"], "korf100-9");
     assert_eq!(rows[0]["length"], 46);
-    assert_eq!(rows[1]["position"], "korf79");
+    assert_eq!(rows[1]["position"], "korf100-79");
     assert_eq!(rows[1]["length"], 42);
 }
 
@@ -264,6 +264,7 @@ fn compare_refuses_bad_input() {
     for (args, message) in [
         (vec!["compare"], "no positions"),
         (vec!["compare", "--korf100", "101"], "--korf100 takes"),
+        (vec!["compare", "--korf50", "0"], "--korf50 takes"),
         (vec!["compare", "123456789abcdfe0"], "unreachable"),
         (
             vec!["compare", "--repeat", "0", "867254301"],

@@ -336,8 +336,8 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
 }
 
 /// All items of one instantiation; with `tables`, also `TablesMachine`, whose `run_tables`
-/// looks moves up in pattern databases (the type `Tables` must be in scope where the macro is
-/// invoked, with `step` and `happy` as in `fifteen::heuristic::pdb::PatternDb`).
+/// looks moves up in pattern databases (the types `Tables` and `Values` must be in scope where
+/// the macro is invoked, with `step` and `happy` as in `fifteen::heuristic::pdb::PatternDb`).
 pub fn emit(table: &Table, tables: bool) -> TokenStream {
     let shape = table.shape;
     let (rows, cols, cells) = (shape.rows, shape.cols, shape.cells());
@@ -373,8 +373,8 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
                 pub t: Quota,
                 pub nodes: u64,
                 pub at: [u8; 32],
-                pub values: u64,
-                pub vs: [u64; STACK],
+                pub values: Values,
+                pub vs: [Values; STACK],
                 /// The piece each stacked move pushed (31: none).
                 pub ps: [u8; STACK],
             }
@@ -389,8 +389,8 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
                         t: 0,
                         nodes: 0,
                         at: [0; 32],
-                        values: 0,
-                        vs: [0; STACK],
+                        values: Values::default(),
+                        vs: [Values::default(); STACK],
                         ps: [31; STACK],
                     }
                 }

@@ -13,9 +13,9 @@ use crate::board::Board;
 use crate::differential::{disagreements, EngineRun};
 use crate::engine::{Engine, SearchOptions};
 use crate::heuristic::store::Choice;
-use crate::korf100;
 use crate::position::{Convention, Position};
 use crate::random::PositionSource;
+use crate::{korf100, korf50};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -25,6 +25,10 @@ use std::time::Instant;
 /// Korf instances that `--korf100` runs by default: those whose reference search generates
 /// fewer nodes than this (well under a second each).
 const QUICK_KORF_NODES: u64 = 50_000_000;
+
+/// Korf's 24-puzzle instances that `--korf50` runs by default: those that took Korf and
+/// Felner fewer node expansions than this (seconds to a minute each here).
+const QUICK_KORF50_EXPANSIONS: u64 = 1_000_000_000;
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
@@ -47,6 +51,12 @@ pub struct CompareArgs {
     /// `all` for every one, or a comma-separated list of numbers such as `1,9,88`.
     #[arg(long, value_name = "IDS", num_args = 0..=1, default_missing_value = "quick")]
     pub korf100: Option<String>,
+
+    /// Korf's 50 24-puzzle instances (Korf & Felner 2002): without a value the quick ones
+    /// (under a billion node expansions in their runs), `all`, or numbers such as `1,38`.
+    /// Each needs the 5x5 6-6-6-6 tables (built on first use, minutes).
+    #[arg(long, value_name = "IDS", num_args = 0..=1, default_missing_value = "quick")]
+    pub korf50: Option<String>,
 
     /// A file with one position per line (`#` starts a comment).
     #[arg(long, value_name = "FILE")]
@@ -80,7 +90,7 @@ pub struct CompareArgs {
     pub peer_timeout: f64,
 
     /// Heuristics of the IDA* engines, separated by commas (e.g. manhattan,6-6-3,7-8): each
-    /// engine runs with each; default manhattan.
+    /// engine runs with each; default manhattan (with --korf50: default, the 6-6-6-6 tables).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub heuristic: Vec<Choice>,
 
@@ -183,19 +193,23 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
         )));
     }
     let mut left_out = LeftOut::default();
-    let positions = collect_positions(args, &mut left_out)?;
+    let mut published = Vec::new();
+    let positions = collect_positions(args, &mut left_out, &mut published)?;
     if positions.is_empty() {
         let problem = if left_out.bad + left_out.unsolvable > 0 {
             "no position left to compare"
         } else {
-            "no positions: give POSITIONs, --korf100, --file or --random"
+            "no positions: give POSITIONs, --korf100, --korf50, --file or --random"
         };
         return Err(Failure::BadInput(problem.into()));
     }
-    let heuristics = if args.heuristic.is_empty() {
-        vec![Choice::Manhattan]
-    } else {
+    let heuristics = if !args.heuristic.is_empty() {
         args.heuristic.clone()
+    } else if args.korf50.is_some() {
+        // Manhattan would not finish a single one of them.
+        vec![Choice::Default]
+    } else {
+        vec![Choice::Manhattan]
     };
     let mut contestants: Vec<Contestant> = Vec::new();
     for kind in args.selection.kinds() {
@@ -319,6 +333,14 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                 .collect();
             found.push(format!("lengths differ: {}", said.join(", ")));
         }
+        if let Some((_, length)) = published.iter().find(|(l, _)| l == label) {
+            for (name, said) in &answered {
+                if *said != Some(*length) {
+                    let said = said.map_or("none".into(), |l| l.to_string());
+                    found.push(format!("{name} found {said} moves, published {length}"));
+                }
+            }
+        }
         found.dedup();
         for problem in found {
             problems.push(format!("{label}: {problem}"));
@@ -418,10 +440,57 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// One of a published set of instances, with its optimal length.
+struct Published {
+    id: u32,
+    /// Run when no numbers are given.
+    quick: bool,
+    position: Position,
+    length: usize,
+}
+
+/// The instances of `--NAME IDS` (`quick`, `all` or numbers separated by commas), labelled
+/// `NAMEid`; their published lengths go into `published` under those labels.
+fn choose_published(
+    name: &str,
+    ids: &str,
+    all: &[Published],
+    published: &mut Vec<(String, usize)>,
+) -> Result<Vec<(String, Position)>, Failure> {
+    let chosen: Vec<&Published> = match ids {
+        "quick" => all.iter().filter(|i| i.quick).collect(),
+        "all" => all.iter().collect(),
+        list => list
+            .split(',')
+            .map(str::trim)
+            .map(|id| {
+                id.parse::<u32>()
+                    .ok()
+                    .and_then(|n| all.iter().find(|i| i.id == n))
+                    .ok_or_else(|| {
+                        Failure::BadInput(format!(
+                            "--{name} takes `all` or numbers from 1 to {} separated by commas, not {id:?}",
+                            all.len()
+                        ))
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    Ok(chosen
+        .into_iter()
+        .map(|i| {
+            let label = format!("{name}-{}", i.id);
+            published.push((label.clone(), i.length));
+            (label, i.position)
+        })
+        .collect())
+}
+
 /// The positions to run, each with the label it is shown under.
 fn collect_positions(
     args: &CompareArgs,
     left_out: &mut LeftOut,
+    published: &mut Vec<(String, usize)>,
 ) -> Result<Vec<(String, Position)>, Failure> {
     let mut positions = Vec::new();
     let parse = |text: &str| {
@@ -453,33 +522,28 @@ fn collect_positions(
         }
     }
     if let Some(ids) = &args.korf100 {
-        let all = korf100::instances();
-        let chosen: Vec<&korf100::Instance> = match ids.as_str() {
-            "quick" => all
-                .iter()
-                .filter(|i| i.ida_nodes < QUICK_KORF_NODES)
-                .collect(),
-            "all" => all.iter().collect(),
-            list => {
-                let mut chosen = Vec::new();
-                for id in list.split(',').map(str::trim) {
-                    let instance = id
-                        .parse::<u32>()
-                        .ok()
-                        .and_then(|n| all.iter().find(|i| i.id == n))
-                        .ok_or_else(|| {
-                            Failure::BadInput(format!(
-                                "--korf100 takes `all` or numbers from 1 to 100 separated by commas, not {id:?}"
-                            ))
-                        })?;
-                    chosen.push(instance);
-                }
-                chosen
-            }
-        };
-        for instance in chosen {
-            positions.push((format!("korf{}", instance.id), instance.position));
-        }
+        let all: Vec<Published> = korf100::instances()
+            .into_iter()
+            .map(|i| Published {
+                id: i.id,
+                quick: i.ida_nodes < QUICK_KORF_NODES,
+                position: i.position,
+                length: i.optimal_length as usize,
+            })
+            .collect();
+        positions.extend(choose_published("korf100", ids, &all, published)?);
+    }
+    if let Some(ids) = &args.korf50 {
+        let all: Vec<Published> = korf50::instances()
+            .into_iter()
+            .map(|i| Published {
+                id: i.id,
+                quick: i.expansions < QUICK_KORF50_EXPANSIONS,
+                position: i.position,
+                length: i.optimal_length as usize,
+            })
+            .collect();
+        positions.extend(choose_published("korf50", ids, &all, published)?);
     }
     if let Some(count) = args.random {
         let board = args.size.unwrap_or_else(Board::fifteen);

@@ -22,7 +22,7 @@
 use super::parallel::{self, Found, Subtree};
 use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
 use crate::board::{Board, Direction};
-use crate::heuristic::pdb::{piece_cells, PatternDb};
+use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use std::time::Instant;
@@ -142,7 +142,7 @@ macro_rules! generated {
                 $start: &Position,
                 happy: u32,
                 sad: u32,
-                $known: Option<u64>,
+                $known: Option<Values>,
             ) -> $module::Quota {
                 use $module::{Quota, State, CELLS, SAD};
                 let t = Quota::try_from(happy).unwrap_or(Quota::MAX)
@@ -180,7 +180,7 @@ macro_rules! instantiate {
         $(
             /// Knuth's automaton, generated for one board size, with pattern databases too.
             pub mod $tmodule {
-                use crate::heuristic::pdb::PatternDb as Tables;
+                use crate::heuristic::pdb::{PatternDb as Tables, Values};
                 fifteen_macros::automaton!(rows = $trows, cols = $tcols, tables = true);
             }
 

@@ -101,7 +101,10 @@ impl<E: Splittable> Walk<'_, E> {
                     let values = db.step(node.values, &at, piece - 1, from as u8, to as u8);
                     (PatternDb::happy(node.values, values), values)
                 }
-                None => (node.root.board().is_happy(piece, from, to), 0),
+                None => (
+                    node.root.board().is_happy(piece, from, to),
+                    Values::default(),
+                ),
             };
             let (happy, sad) = if is_happy {
                 match node.happy {
@@ -150,7 +153,7 @@ fn cut(
     sad: u32,
     wanted: usize,
 ) -> (u64, Vec<Item>) {
-    let values = heuristic.tables().map_or(0, |db| {
+    let values = heuristic.tables().map_or(Values::default(), |db| {
         let (at, blank) = piece_cells(start);
         db.values(&at, blank)
     });

@@ -13,8 +13,8 @@ use crate::board::Board;
 use std::fmt;
 
 /// Most groups in one partition (the automaton packs one byte per group and per reflection
-/// into a `u64`).
-pub const MAX_GROUPS: usize = 4;
+/// into a `u128`).
+pub const MAX_GROUPS: usize = 8;
 
 /// The tiles of each group, in slot order (Knuth's numbering).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -7,8 +7,8 @@
 //! rises by one), the budget of Knuth's KORF0 and KORF1 unchanged.
 //!
 //! The search engines speak of *lookups*: lookup `g` is group `g` on the position, lookup
-//! `MIRROR + g` group `g` on the reflection. Their values travel packed, one byte each, in a
-//! `u64` ([`Values`]). A move of one piece changes one lookup of each half, and [`PatternDb::step`]
+//! `MIRROR + g` group `g` on the reflection. Their values travel packed, one byte each, in two
+//! `u64` words, one for each half ([`Values`]). A move of one piece changes one lookup of each half, and [`PatternDb::step`]
 //! finds the new values from the entries after the move alone (one bit each).
 //!
 //! Invariant: `values(at, blank)` equals, byte for byte, the tables' exact values of the
@@ -23,9 +23,9 @@ use crate::position::Position;
 /// Byte offset of the reflection's lookups in [`Values`].
 pub const MIRROR: usize = MAX_GROUPS;
 
-/// One byte per lookup: groups on the position in bytes `0..MIRROR`, on the reflection from
-/// byte `MIRROR` on.
-pub type Values = u64;
+/// One byte per lookup: groups on the position in bytes `0..MIRROR` (word 0), on the reflection
+/// from byte `MIRROR` on (word 1).
+pub type Values = [u64; 2];
 
 /// One lookup: a table, and which pieces stand for its slots.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,20 +127,22 @@ impl PatternDb {
     /// cell of each piece (named by its home cell), `blank` the blank's cell.
     pub fn values(&self, at: &[u8], blank: u8) -> Values {
         let mut cells = [0u8; MAX_CELLS];
-        self.lookups.iter().fold(0, |values, lookup| {
+        let mut values = Values::default();
+        for lookup in &self.lookups {
             let table = &self.tables[lookup.table];
             let cells = &mut cells[..lookup.sources.len()];
             let blank = self.entry(lookup, at, blank, cells);
-            let value = table.value(cells, blank).min(255) as u64;
-            values | value << (8 * lookup.byte)
-        })
+            let value = u64::from(table.value(cells, blank).min(255) as u8);
+            values[lookup.byte / 8] |= value << (8 * (lookup.byte % 8));
+        }
+        values
     }
 
     /// The estimate from the lookups' values: the larger of the two sums.
     #[inline]
     pub fn estimate(values: Values) -> u32 {
-        let sum = |half: u32| half.wrapping_mul(0x0101_0101) >> 24;
-        sum(values as u32).max(sum((values >> 32) as u32))
+        let sum = |half: u64| (half.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
+        sum(values[0]).max(sum(values[1]))
     }
 
     /// The estimate of a position, from scratch.
@@ -176,10 +178,10 @@ impl PatternDb {
             } else {
                 to
             };
-            let shift = 8 * lookup.byte;
-            let before = (values >> shift) as u32 & 0xff;
+            let (word, shift) = (lookup.byte / 8, 8 * (lookup.byte % 8));
+            let before = (values[word] >> shift) as u32 & 0xff;
             let value = table.next_value(before, table.index(cells, blank));
-            after = (after & !(0xff << shift)) | u64::from(value) << shift;
+            after[word] = (after[word] & !(0xff << shift)) | u64::from(value) << shift;
         }
         after
     }

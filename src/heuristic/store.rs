@@ -3,8 +3,9 @@
 //!
 //! A table file that is missing, truncated, corrupted or holds another table is reported in
 //! one line on stderr and rebuilt: a bad file never gives a wrong answer. The default for a
-//! board is the strongest partition whose tables are all cached, else the preset that builds
-//! in well under a minute (the *quick* one), else Manhattan.
+//! board is the strongest partition whose tables are all cached, else the preset built on first
+//! use (seconds; on 5x5 the 6-6-6-6 tables, about two minutes, without which a random
+//! 24-puzzle is out of reach), else Manhattan.
 
 use super::build::BuildReport;
 use super::cache;
@@ -54,12 +55,13 @@ impl std::str::FromStr for Choice {
     }
 }
 
-/// The preset built on first use by default (seconds), per board.
-fn quick(board: Board) -> Option<&'static str> {
+/// The preset built on first use by default, per board.
+fn first_use(board: Board) -> Option<&'static str> {
     match (board.rows(), board.cols()) {
         (3, 3) => Some("8"),
         (3, 4) | (4, 3) => Some("6-5"),
         (4, 4) => Some("6-6-3"),
+        (5, 5) => Some("6-6-6-6"),
         _ => None,
     }
 }
@@ -119,7 +121,7 @@ impl Store {
                 })
             })
             .copied()
-            .or_else(|| quick(board))
+            .or_else(|| first_use(board))
     }
 
     /// The tables of `partition`: each read from its file, or built and written.

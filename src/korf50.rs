@@ -1,0 +1,78 @@
+//! Korf's 50 random 24-puzzle instances (Korf & Felner, "Disjoint pattern database
+//! heuristics", Artificial Intelligence 134, 2002), shipped inside the binary so that
+//! `fifteen compare --korf50` works on a fresh machine.
+//!
+//! Each instance carries its published optimal length and the node expansions of Korf and
+//! Felner's IDA* with the 6-6-6-6 tables and their reflection: a measure of how hard it is.
+//! The first ten are Korf & Taylor's (1996).
+
+use crate::position::{Convention, Position};
+
+/// The data file, as shipped (`data/korf50.tsv`).
+pub const TSV: &str = include_str!("../data/korf50.tsv");
+
+/// One of Korf's 24-puzzle instances.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// Korf's number, 1 to 50.
+    pub id: u32,
+    /// The position (Knuth's convention internally).
+    pub position: Position,
+    pub manhattan: u32,
+    pub optimal_length: u32,
+    /// Nodes Korf and Felner's search expanded.
+    pub expansions: u64,
+}
+
+/// All 50 instances, in Korf's order.
+pub fn instances() -> Vec<Instance> {
+    data_lines().filter_map(parse_line).collect()
+}
+
+/// The data lines of the file (neither comments nor the header).
+fn data_lines() -> impl Iterator<Item = &'static str> {
+    TSV.lines()
+        .filter(|line| !line.starts_with('#') && !line.starts_with("id\t"))
+}
+
+fn parse_line(line: &str) -> Option<Instance> {
+    let fields: Vec<&str> = line.split('\t').collect();
+    let [id, _korf, knuth, manhattan, optimal_length, expansions] = fields.as_slice() else {
+        return None;
+    };
+    Some(Instance {
+        id: id.parse().ok()?,
+        position: Position::parse(knuth, None, Convention::Knuth).ok()?,
+        manhattan: manhattan.parse().ok()?,
+        optimal_length: optimal_length.parse().ok()?,
+        expansions: expansions.parse().ok()?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    #[test]
+    fn all_fifty_parse_and_agree_with_both_conventions() {
+        let all = instances();
+        assert_eq!(all.len(), 50);
+        for (line, instance) in data_lines().zip(&all) {
+            let korf = line.split('\t').nth(1).unwrap_or_default();
+            let from_korf =
+                Position::parse(korf, None, Convention::Korf).expect("Korf's notation parses");
+            assert_eq!(from_korf, instance.position, "instance {}", instance.id);
+            assert_eq!(instance.position.board(), Board::new(5, 5).expect("5x5"));
+            assert_eq!(instance.position.manhattan() as u32, instance.manhattan);
+            assert!(instance.position.is_solvable());
+            // The length has the parity of the Manhattan distance, and is at least it.
+            assert!(instance.optimal_length >= instance.manhattan);
+            assert_eq!((instance.optimal_length - instance.manhattan) % 2, 0);
+        }
+        assert_eq!(
+            all.iter().map(|i| i.id).collect::<Vec<_>>(),
+            (1..=50).collect::<Vec<_>>()
+        );
+    }
+}
