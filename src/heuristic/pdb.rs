@@ -34,7 +34,9 @@ struct Lookup {
     /// The piece of the position whose cell gives each slot's cell (on the reflection: the
     /// piece that the reflection turns into the slot's piece).
     sources: Vec<u8>,
-    mirrored: bool,
+    /// The cell of the lookup's entry for each cell of the position: the reflection's, or the
+    /// identity (32 long, so that any cell of a `u32` mask indexes it).
+    map: [u8; 32],
     /// Byte of this lookup in [`Values`].
     byte: usize,
 }
@@ -44,8 +46,6 @@ struct Lookup {
 pub struct PatternDb {
     partition: Partition,
     tables: Vec<GroupTable>,
-    /// Cell map of the reflection: the identity on boards without one.
-    mirror: [u8; MAX_CELLS],
     lookups: Vec<Lookup>,
     /// For each piece (by home cell): the lookups whose entry it changes, with its slot there.
     affected: Vec<Vec<(usize, usize)>>,
@@ -55,28 +55,21 @@ impl PatternDb {
     /// Puts the tables of `partition` together (one per group, in order).
     pub fn new(partition: Partition, tables: Vec<GroupTable>) -> PatternDb {
         let board = partition.board();
-        let mut mirror = [0u8; MAX_CELLS];
-        for (cell, m) in mirror.iter_mut().enumerate() {
-            *m = cell as u8;
-        }
         let reflection = mirror_cells(board);
-        if let Some(cells) = &reflection {
-            mirror[..cells.len()].copy_from_slice(cells);
-        }
         let mut lookups = Vec::new();
         let mut affected = vec![Vec::new(); board.cells()];
         for (g, table) in tables.iter().enumerate() {
             lookups.push(Lookup {
                 table: g,
                 sources: table.homes().to_vec(),
-                mirrored: false,
+                map: cell_map(None),
                 byte: g,
             });
             for (slot, &piece) in table.homes().iter().enumerate() {
                 affected[usize::from(piece)].push((lookups.len() - 1, slot));
             }
         }
-        if reflection.is_some() {
+        if let Some(mirror) = &reflection {
             for (g, table) in tables.iter().enumerate() {
                 let sources: Vec<u8> = table
                     .homes()
@@ -89,7 +82,7 @@ impl PatternDb {
                 lookups.push(Lookup {
                     table: g,
                     sources,
-                    mirrored: true,
+                    map: cell_map(Some(mirror)),
                     byte: MIRROR + g,
                 });
             }
@@ -97,7 +90,6 @@ impl PatternDb {
         PatternDb {
             partition,
             tables,
-            mirror,
             lookups,
             affected,
         }
@@ -110,13 +102,7 @@ impl PatternDb {
     /// The cells and blank of one lookup, with `at[piece]` the cell of each piece.
     #[inline]
     fn entry(&self, lookup: &Lookup, at: &[u8], blank: u8, cells: &mut [u8]) -> u8 {
-        let map = |cell: u8| {
-            if lookup.mirrored {
-                self.mirror[usize::from(cell)]
-            } else {
-                cell
-            }
-        };
+        let map = |cell: u8| lookup.map[usize::from(cell & 31)];
         for (slot, &source) in cells.iter_mut().zip(&lookup.sources) {
             *slot = map(at[usize::from(source)]);
         }
@@ -166,25 +152,39 @@ impl PatternDb {
     /// values before and the pieces' cells before the move.
     #[inline]
     pub fn step(&self, values: Values, at: &[u8], piece: u8, from: u8, to: u8) -> Values {
-        let mut cells = [0u8; MAX_CELLS];
         let mut after = values;
         for &(l, slot) in &self.affected[usize::from(piece)] {
             let lookup = &self.lookups[l];
             let table = &self.tables[lookup.table];
-            let cells = &mut cells[..lookup.sources.len()];
-            let blank = self.entry(lookup, at, from, cells);
-            cells[slot] = if lookup.mirrored {
-                self.mirror[usize::from(to)]
-            } else {
-                to
-            };
+            let map = |cell: u8| lookup.map[usize::from(cell & 31)];
+            let cells = lookup.sources.iter().enumerate().map(|(i, &source)| {
+                map(if i == slot {
+                    to
+                } else {
+                    at[usize::from(source)]
+                })
+            });
+            let index = table.placements().index_of(cells, map(from));
             let (word, shift) = (lookup.byte / 8, 8 * (lookup.byte % 8));
             let before = (values[word] >> shift) as u32 & 0xff;
-            let value = table.next_value(before, table.index(cells, blank));
+            let value = table.next_value(before, index);
             after[word] = (after[word] & !(0xff << shift)) | u64::from(value) << shift;
         }
         after
     }
+}
+
+/// The cell map of a lookup: `reflection`'s, or the identity; cells past the board map to
+/// themselves.
+fn cell_map(reflection: Option<&[u8]>) -> [u8; 32] {
+    let mut map = [0u8; 32];
+    for (cell, m) in map.iter_mut().enumerate() {
+        *m = reflection
+            .and_then(|r| r.get(cell))
+            .copied()
+            .unwrap_or(cell as u8);
+    }
+    map
 }
 
 /// The cell of each piece (named by its home cell: tile `x` is piece `x - 1`) and the blank's.

@@ -87,6 +87,21 @@ impl Placements {
         }
     }
 
+    /// The index of the entry for the placement `cells` (one cell per slot, all distinct) and
+    /// the blank on `blank` (a free cell): [`Placements::rank`] and [`Placements::index`] in one
+    /// pass, the occupied cells gathered on the way.
+    #[inline]
+    pub fn index_of(&self, cells: impl Iterator<Item = u8>, blank: u8) -> u64 {
+        let mut used = 0u32;
+        let mut rank = 0u64;
+        for (cell, &weight) in cells.zip(&self.weight) {
+            let below = (used & ((1u32 << cell) - 1)).count_ones();
+            rank += u64::from(u32::from(cell) - below) * weight;
+            used |= 1 << cell;
+        }
+        self.index(rank, used, blank)
+    }
+
     /// The index of the entry for placement rank `rank`, occupied cells `occupied` and the
     /// blank on `blank` (a free cell).
     #[inline]

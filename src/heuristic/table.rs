@@ -80,8 +80,7 @@ impl GroupTable {
     /// The entry of the group's pieces on `cells` (slot order) with the blank on `blank`.
     #[inline]
     pub fn index(&self, cells: &[u8], blank: u8) -> u64 {
-        let rank = self.placements.rank(cells);
-        self.placements.index(rank, mask(cells), blank)
+        self.placements.index_of(cells.iter().copied(), blank)
     }
 
     /// `v mod 4` of the entry, from its bit and the parity of the group's Manhattan distance.
