@@ -18,7 +18,7 @@ fn classic(c: &mut Criterion) {
     let klotski = puzzle(include_bytes!("../tests/data/sliding/klotski.txt"));
     let century = puzzle(include_bytes!("../tests/data/sliding/century.txt"));
     let mut eight = puzzle(include_bytes!("../tests/data/sliding/eight_puzzle.txt"));
-    eight.stop = None;
+    eight.stops.clear();
     let mut group = c.benchmark_group("sliding");
     group.sample_size(10);
     group.bench_function("klotski/style0", |b| b.iter(|| run(&klotski, Style(0))));

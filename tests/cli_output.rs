@@ -180,7 +180,7 @@ fn a_dash_reads_standard_input() {
         .write_stdin("2 x 2\n1 = 1\n1?\n1\n")
         .assert()
         .code(2)
-        .stderr("standard input: line 3: bad character '?' in the starting configuration; use piece names 1-9 a-f, 0 (empty) and x (blocked)\n");
+        .stderr("standard input: line 3: '?' may only appear in a stopping configuration: the start must name every cell\n");
 }
 
 /// The 8-puzzle's level sizes from the solved position (OEIS A089473).

@@ -156,14 +156,19 @@ fn check_puzzle(text: &[u8], stop_optional: bool) -> Result<(), TestCaseError> {
             prop_assert!((1..=fifteen::sliding::spec::MAX_CELLS).contains(&cells));
             prop_assert_eq!(puzzle.start.dead.len(), cells);
             prop_assert!(!puzzle.start.blocks.is_empty());
-            prop_assert!(stop_optional || puzzle.stop.is_some());
+            prop_assert!(stop_optional || !puzzle.stops.is_empty());
             let geometry = Geometry::new(&puzzle);
             let start = geometry.key_of(&puzzle.start);
-            if let Some(stop) = &puzzle.stop {
-                prop_assert_eq!(&stop.dead, &puzzle.start.dead);
-                prop_assert_eq!(stop.blocks.len(), puzzle.start.blocks.len());
-                let stop = geometry.key_of(stop);
-                prop_assert_eq!(stop.len(), start.len());
+            for stop in &puzzle.stops {
+                prop_assert_eq!(stop.any.len(), cells);
+                if stop.is_partial() {
+                    prop_assert!(stop.blocks.len() <= puzzle.start.blocks.len());
+                } else {
+                    prop_assert_eq!(&stop.dead, &puzzle.start.dead);
+                    prop_assert_eq!(stop.blocks.len(), puzzle.start.blocks.len());
+                    let stop = geometry.key_of(stop);
+                    prop_assert_eq!(stop.len(), start.len());
+                }
             }
         }
     }
@@ -231,7 +236,7 @@ proptest! {
 fn bundled_puzzles_parse() {
     for text in bundled() {
         let puzzle = Puzzle::parse(text).expect("a bundled puzzle");
-        assert!(puzzle.stop.is_some());
+        assert_eq!(puzzle.stops.len(), 1);
         let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
         while lines.last().is_some_and(|l| l.is_empty()) {
             lines.pop();
@@ -240,7 +245,7 @@ fn bundled_puzzles_parse() {
         let no_stop = lines.join(&b'\n');
         assert!(Puzzle::parse(&no_stop).is_err());
         let all = Puzzle::parse_with(&no_stop, true).expect("no stop line, explore all");
-        assert_eq!(all.stop, None);
+        assert!(all.stops.is_empty());
         assert_eq!(all.start, puzzle.start);
     }
 }

@@ -284,11 +284,11 @@ fn more_malformed_inputs() {
     for (input, message) in [
         (
             "2 x 2\n1 = 1\n1?\n1\n",
-            "line 3: bad character '?' in the starting configuration",
+            "line 3: '?' may only appear in a stopping configuration",
         ),
         (
             "2 x 2\n1 = 1\n1\n1\nextra\n",
-            "line 5: unexpected text after the stopping configuration",
+            "line 5: the stopping configuration uses piece e, which is not defined",
         ),
         (
             "2 x 2\n1 = 1\n1\n\u{e9}\n",

@@ -39,7 +39,7 @@ fn solve_and_replay(name: &str, puzzle: &Puzzle, style: Style) -> u32 {
         .map(|k| oracle.blocks_of_key(&geometry, k))
         .collect();
     assert_eq!(configs[0], oracle.blocks_of(&puzzle.start), "{name}");
-    let stop = puzzle.stop.as_ref().unwrap();
+    let stop = &puzzle.stops[0];
     assert_eq!(configs[configs.len() - 1], oracle.blocks_of(stop), "{name}");
     let few_blocks = puzzle.start.blocks.len() <= 10;
     for (step, pair) in configs.windows(2).enumerate() {
@@ -83,7 +83,7 @@ fn eight_puzzle_level_sizes_are_oeis_a089473() {
         10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
     ];
     let mut puzzle = load("eight_puzzle");
-    puzzle.stop = None;
+    puzzle.stops.clear();
     let outcome = sliding::solve(&puzzle, Style(0), 1 << 30, &mut |_| {}, &mut |_| {}).unwrap();
     let Outcome::Exhausted { levels, .. } = outcome else {
         panic!("no stop, yet solved");
@@ -102,7 +102,7 @@ fn reachable_counts_match_the_readme() {
         ("five_puzzle_2x3", 360),
     ] {
         let mut puzzle = load(name);
-        puzzle.stop = None;
+        puzzle.stops.clear();
         let outcome = sliding::solve(&puzzle, Style(0), 1 << 30, &mut |_| {}, &mut |_| {}).unwrap();
         let Outcome::Exhausted { levels, .. } = outcome else {
             panic!("{name}: no stop, yet solved");

@@ -102,6 +102,7 @@ fn layout_of(puzzle: &Puzzle, blocks: &Blocks) -> Layout {
     Layout {
         dead: puzzle.start.dead.clone(),
         blocks: placed,
+        any: vec![false; puzzle.cells()],
     }
 }
 
@@ -113,7 +114,7 @@ fn check(text: &str, style: Style, rng: &mut Lcg) -> usize {
     let (levels, _) = oracle.levels(&start, &start, style);
 
     // Exhaustive search: the level sizes agree.
-    puzzle.stop = None;
+    puzzle.stops.clear();
     let outcome = sliding::solve(&puzzle, style, 1 << 30, &mut |_| {}, &mut |_| {}).unwrap();
     let Outcome::Exhausted { levels: ours, .. } = outcome else {
         panic!("no stop given, yet solved\n{text}");
@@ -123,7 +124,7 @@ fn check(text: &str, style: Style, rng: &mut Lcg) -> usize {
     // A random reachable stop: the distance agrees and the path replays move by move.
     let reachable = all_reachable(&oracle, &start, style);
     let (stop, distance) = &reachable[rng.next(reachable.len() as u64) as usize];
-    puzzle.stop = Some(layout_of(&puzzle, stop));
+    puzzle.stops = vec![layout_of(&puzzle, stop)];
     let outcome = sliding::solve(&puzzle, style, 1 << 30, &mut |_| {}, &mut |_| {}).unwrap();
     let Outcome::Solved {
         distance: ours,

@@ -19,13 +19,15 @@ fuzz_target!(|text: &[u8]| {
                 assert!((1..=MAX_CELLS).contains(&cells));
                 assert_eq!(puzzle.start.dead.len(), cells);
                 assert!(!puzzle.start.blocks.is_empty());
-                assert!(stop_optional || puzzle.stop.is_some());
+                assert!(stop_optional || !puzzle.stops.is_empty());
                 let geometry = Geometry::new(&puzzle);
                 let start = geometry.key_of(&puzzle.start);
-                if let Some(stop) = &puzzle.stop {
-                    assert_eq!(stop.dead, puzzle.start.dead);
-                    assert_eq!(stop.blocks.len(), puzzle.start.blocks.len());
-                    assert_eq!(geometry.key_of(stop).len(), start.len());
+                for stop in &puzzle.stops {
+                    if !stop.is_partial() {
+                        assert_eq!(stop.dead, puzzle.start.dead);
+                        assert_eq!(stop.blocks.len(), puzzle.start.blocks.len());
+                        assert_eq!(geometry.key_of(stop).len(), start.len());
+                    }
                 }
             }
         }

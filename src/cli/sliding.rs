@@ -8,7 +8,7 @@
 //! by row and column counted from 1, in the error messages and in the JSON moves alike.
 
 use super::Failure;
-use crate::sliding::output::{picture_of_key, Progress};
+use crate::sliding::output::{picture_of_key, picture_of_stop, Progress};
 use crate::sliding::{self, format_size, Event, Geometry, Halt, Outcome, Puzzle, Style};
 use clap::Args;
 use std::io::{Read, Write};
@@ -128,9 +128,13 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
             "{}",
             picture_of_key(&geometry, &geometry.key_of(&puzzle.start))
         )?;
-        if let Some(stop) = &puzzle.stop {
-            writeln!(out, "\nStopping configuration:")?;
-            write!(out, "{}", picture_of_key(&geometry, &geometry.key_of(stop)))?;
+        for (i, stop) in puzzle.stops.iter().enumerate() {
+            if puzzle.stops.len() == 1 {
+                writeln!(out, "\nStopping configuration:")?;
+            } else {
+                writeln!(out, "\nStopping configuration {}:", i + 1)?;
+            }
+            write!(out, "{}", picture_of_stop(&geometry, stop))?;
         }
         writeln!(out, "\n(using moves of style {})", style.0)?;
     }
@@ -172,7 +176,7 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
         writeln!(out, "{report}")?;
         out.flush()?;
         return match outcome {
-            Outcome::Exhausted { .. } if puzzle.stop.is_some() => {
+            Outcome::Exhausted { .. } if !puzzle.stops.is_empty() => {
                 Err(Failure::NoSolution(String::new()))
             }
             _ => Ok(()),
@@ -181,14 +185,30 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
     match &outcome {
         Outcome::Solved {
             distance,
+            stop,
             path,
             levels,
             ..
         } => {
+            // Which stop was reached, when that is not obvious; and the configuration
+            // reached, when it was not drawn at the top.
+            let several = puzzle.stops.len() > 1;
+            let partial = puzzle.stops.get(*stop).is_some_and(|s| s.is_partial());
             if *distance == 0 {
                 writeln!(out, "\nYou're joking: That puzzle is solved in zero moves!")?;
+                if several {
+                    writeln!(
+                        out,
+                        "(The start matches stopping configuration {}.)",
+                        stop + 1
+                    )?;
+                }
             } else {
-                writeln!(out, "... Solution!")?;
+                if several {
+                    writeln!(out, "... Solution! (stopping configuration {})", stop + 1)?;
+                } else {
+                    writeln!(out, "... Solution!")?;
+                }
                 if !args.quiet {
                     for level in &restarts {
                         writeln!(
@@ -197,7 +217,8 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
                              so I had to reconstruct that part.)"
                         )?;
                     }
-                    for d in (1..*distance as usize).rev() {
+                    let last = *distance as usize - usize::from(!partial);
+                    for d in (1..=last).rev() {
                         write!(out, "\n{d}:\n{}", picture_of_key(&geometry, &path[d]))?;
                     }
                 }
@@ -214,10 +235,16 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
             if args.levels {
                 print_levels(&mut out, levels, "all")?;
             }
-            if puzzle.stop.is_some() {
+            let full = puzzle.stops.len() == 1 && !puzzle.stops[0].is_partial();
+            if full {
                 out.flush()?;
                 Err(Failure::NoSolution(format!(
                     "No solution: the stopping configuration is not among the {total} configurations reachable from the start (the farthest at distance {farthest})."
+                )))
+            } else if !puzzle.stops.is_empty() {
+                out.flush()?;
+                Err(Failure::NoSolution(format!(
+                    "No solution: none of the {total} configurations reachable from the start (the farthest at distance {farthest}) matches a stopping configuration."
                 )))
             } else {
                 writeln!(
@@ -268,7 +295,12 @@ fn json_report(
         "generated": generated,
     });
     match outcome {
-        Outcome::Solved { distance, path, .. } => {
+        Outcome::Solved {
+            distance,
+            stop,
+            path,
+            ..
+        } => {
             let moves: Vec<serde_json::Value> = path
                 .windows(2)
                 .map(|pair| {
@@ -286,6 +318,7 @@ fn json_report(
                 .collect();
             report["solved"] = true.into();
             report["distance"] = (*distance).into();
+            report["stop"] = (stop + 1).into();
             report["path"] = path.iter().map(|k| geometry.key_hex(k)).collect();
             report["moves"] = moves.into();
         }

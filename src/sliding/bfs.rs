@@ -98,15 +98,28 @@ pub struct Found {
     pub path: Vec<Vec<u64>>,
 }
 
-/// One search from `start` to `goal` (or over everything reachable when `goal` is `None`). When
-/// the observer returns `Break`, the search ends at once with what it has (`found` is `None`).
-pub fn search(
+/// A test of new configurations (by key): `true` ends the search.
+pub type StopTest<'a> = &'a mut dyn FnMut(&[u64]) -> bool;
+
+/// Where a search ends.
+pub enum Goal<'a> {
+    /// Nowhere: everything reachable is explored.
+    Everything,
+    /// At this configuration.
+    Key(&'a [u64]),
+    /// At the first new configuration this accepts (given its key).
+    Test(StopTest<'a>),
+}
+
+/// One search from `start` to `goal`. When the observer returns `Break`, the search ends at
+/// once with what it has (`found` is `None`).
+pub fn search<'a>(
     geometry: &Geometry,
     start: &[u64],
-    goal: Option<&[u64]>,
+    goal: Goal<'a>,
     style: Style,
     limit: u64,
-    observer: &mut dyn FnMut(Event) -> ControlFlow<()>,
+    observer: &'a mut dyn FnMut(Event) -> ControlFlow<()>,
 ) -> Result<Report, MemoryLimit> {
     match geometry.words {
         1 => Search::<1>::run(geometry, start, goal, style, limit, observer),
@@ -212,6 +225,7 @@ struct Search<'o, const W: usize> {
     limit: u64,
     distance: u32,
     goal: Option<[u64; W]>,
+    test: Option<StopTest<'o>>,
     found_at: Option<u32>,
     error: Option<Stop>,
     observer: &'o mut dyn FnMut(Event<'_>) -> ControlFlow<()>,
@@ -247,11 +261,16 @@ impl<'o, const W: usize> Search<'o, W> {
     fn run(
         geometry: &Geometry,
         start: &[u64],
-        goal: Option<&[u64]>,
+        goal: Goal<'o>,
         style: Style,
         limit: u64,
         observer: &'o mut dyn FnMut(Event<'_>) -> ControlFlow<()>,
     ) -> Result<Report, MemoryLimit> {
+        let (goal, test) = match goal {
+            Goal::Everything => (None, None),
+            Goal::Key(key) => (Some(to_words(key)), None),
+            Goal::Test(test) => (None, Some(test)),
+        };
         let mut search = Search::<W> {
             levels: vec![Some(Level::new())],
             milestones: vec![0],
@@ -265,7 +284,8 @@ impl<'o, const W: usize> Search<'o, W> {
             bytes: 0,
             limit,
             distance: 0,
-            goal: goal.map(to_words),
+            goal,
+            test,
             found_at: None,
             error: None,
             observer,
@@ -512,7 +532,7 @@ impl<'o, const W: usize> Search<'o, W> {
             self.error = Some(Stop::Observer);
             return number;
         }
-        if self.goal == Some(key) {
+        if self.goal == Some(key) || self.test.as_mut().is_some_and(|test| test(&key)) {
             self.found_at = Some(self.distance);
             if (self.observer)(Event::Goal).is_break() {
                 self.error = Some(Stop::Observer);

@@ -35,13 +35,15 @@ pub mod output;
 pub mod pack;
 pub mod reference;
 pub mod spec;
+pub mod stops;
 pub mod units;
 
-pub use bfs::{format_size, Event, MemoryLimit};
+pub use bfs::{format_size, Event, Goal, MemoryLimit};
 pub use pack::{Geometry, State};
 pub use spec::{Problem, Puzzle, SpecError};
 use std::convert::Infallible;
 use std::ops::ControlFlow;
+pub use stops::Stops;
 
 /// Default memory budget: 2 GiB, well under the development machine's RAM.
 pub const DEFAULT_MEMORY: u64 = 2 << 30;
@@ -67,9 +69,11 @@ impl Style {
 /// How a whole solve ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// The stop configuration is `distance` moves away; `path` runs from start to stop.
+    /// A stop is `distance` moves away; `path` runs from start to the first configuration
+    /// found that matches one, the stop numbered `stop` (from 0, in the input's order).
     Solved {
         distance: u32,
+        stop: usize,
         path: Vec<Vec<u64>>,
         /// Sizes of the levels completed before the stop was found.
         levels: Vec<u64>,
@@ -121,7 +125,16 @@ pub fn solve_observed<B>(
 ) -> Result<Outcome, Halt<B>> {
     let geometry = Geometry::new(puzzle);
     let start = geometry.key_of(&puzzle.start);
-    let goal = puzzle.stop.as_ref().map(|stop| geometry.key_of(stop));
+    let mut stops = Stops::new(&geometry, puzzle);
+    // One full stop is found by its key, as in the original; others by testing.
+    let single = stops.single_key().map(<[u64]>::to_vec);
+    let everything = stops.is_empty();
+    let mut test = |key: &[u64]| stops.matching(&geometry, key).is_some();
+    let goal = match &single {
+        Some(key) => Goal::Key(key),
+        None if everything => Goal::Everything,
+        None => Goal::Test(&mut test),
+    };
     let mut reason = None;
     let mut observer = |event: Event| match observer(event) {
         ControlFlow::Continue(()) => ControlFlow::Continue(()),
@@ -130,14 +143,7 @@ pub fn solve_observed<B>(
             ControlFlow::Break(())
         }
     };
-    let report = bfs::search(
-        &geometry,
-        &start,
-        goal.as_deref(),
-        style,
-        memory,
-        &mut observer,
-    );
+    let report = bfs::search(&geometry, &start, goal, style, memory, &mut observer);
     // A search its observer stopped returns what it has: the reason is what counts.
     if let Some(why) = reason {
         return Err(Halt::Observer(why));
@@ -159,7 +165,7 @@ pub fn solve_observed<B>(
         let again = bfs::search(
             &geometry,
             &start,
-            Some(&waypoint),
+            Goal::Key(&waypoint),
             style,
             memory,
             &mut |_| ControlFlow::Continue(()),
@@ -177,8 +183,13 @@ pub fn solve_observed<B>(
         path = head;
         first_level = part.first_level;
     }
+    let stop = path
+        .last()
+        .and_then(|key| stops.matching(&geometry, key))
+        .unwrap_or(0);
     Ok(Outcome::Solved {
         distance: found.distance,
+        stop,
         path,
         levels: report.levels,
         generated: report.generated,

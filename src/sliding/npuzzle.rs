@@ -34,6 +34,7 @@ pub fn puzzle_of(start: &Position) -> Option<Puzzle> {
                 anchor: cell,
             })
             .collect(),
+        any: vec![false; cells],
     };
     let goal = Position::goal(board);
     let mut shapes: [Option<Shape>; 16] = Default::default();
@@ -48,7 +49,7 @@ pub fn puzzle_of(start: &Position) -> Option<Puzzle> {
         title: format!("{}-puzzle", cells - 1),
         shapes,
         start: layout(&start.tiles()[..cells]),
-        stop: Some(layout(&goal.tiles()[..cells])),
+        stops: vec![layout(&goal.tiles()[..cells])],
     })
 }
 

@@ -8,7 +8,8 @@
 //! its number and its predecessor's, when verbose), and `... Solution!` when the stop appears.
 
 use super::bfs::Event;
-use super::pack::{Geometry, State, WALL};
+use super::pack::{Block, Geometry, State, WALL};
+use super::spec::Layout;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -58,6 +59,37 @@ pub fn picture(geometry: &Geometry, state: &State) -> String {
         text.push('\n');
     }
     text
+}
+
+/// The picture of a stopping configuration: `?` on the cells that do not matter.
+pub fn picture_of_stop(geometry: &Geometry, stop: &Layout) -> String {
+    // Not by packing: a partial stop has fewer blocks than a configuration.
+    let mut state = geometry.empty_state();
+    for (b, placed) in stop.blocks.iter().enumerate() {
+        state.blocks.push(Block {
+            kind: placed.kind,
+            anchor: geometry.pad(placed.anchor),
+        });
+        state.put_block(geometry, b as u16);
+    }
+    picture(geometry, &state)
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let mut line = line.as_bytes().to_vec();
+            if i % 2 == 1 {
+                let row = i / 2;
+                for col in 0..geometry.cols {
+                    if stop.any.get(row * geometry.cols + col) == Some(&true) {
+                        if let Some(c) = line.get_mut(2 * col + 1) {
+                            *c = b'?';
+                        }
+                    }
+                }
+            }
+            String::from_utf8_lossy(&line).into_owned() + "\n"
+        })
+        .collect()
 }
 
 /// The picture of a packed configuration.

@@ -7,10 +7,19 @@
 //! empty cell, `x` for a permanently blocked one; trailing zeros may be omitted. Blank lines
 //! between the definitions are skipped, as in the original.
 //!
+//! Beyond the original (its "several ways to stop"): one or more stopping configurations, the
+//! search ending at the first configuration that matches any of them; and in a stopping
+//! configuration `?` for one cell whose content does not matter (empty, or covered by any
+//! block), and a final `*` for every cell not yet specified. A *partial* stop (one with `?`
+//! or `*`) is matched by every configuration that has its named blocks anchored where named
+//! and its `0` cells empty.
+//!
 //! Invariant of a [`Puzzle`] that leaves this module: every block lies inside the board on live
-//! cells, no cell is filled twice, both configurations have the same dead cells and the same
-//! number of blocks of every kind, and there is at least one block. Everything else is an
-//! [`SpecError`] naming the line and the problem; nothing here panics on input.
+//! cells, no cell is filled twice, every stop has the start's dead cells (where it cares), a
+//! full stop has the start's number of blocks of every kind and a partial stop at most that
+//! many and at most the start's number of empty cells, and there is at least one block.
+//! Everything else is an [`SpecError`] naming the line and the problem; nothing here panics on
+//! input.
 
 /// Boards have at most this many cells (as in the original's `maxsize`).
 pub const MAX_CELLS: usize = 256;
@@ -31,11 +40,41 @@ pub struct PlacedBlock {
 }
 
 /// A configuration as written in the input: the dead cells and the blocks in the order their
-/// anchors are met row by row.
+/// anchors are met row by row; in a stopping configuration also the cells that do not matter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub dead: Vec<bool>,
     pub blocks: Vec<PlacedBlock>,
+    /// Cells whose content does not matter (`?`, and those after a final `*`): any `true`
+    /// makes the layout a partial stop.
+    pub any: Vec<bool>,
+}
+
+impl Layout {
+    /// Whether some cell does not matter (the layout is a partial stop).
+    pub fn is_partial(&self) -> bool {
+        self.any.contains(&true)
+    }
+
+    /// The cells that must be empty: live, not covered, and not `any`.
+    pub fn empty_cells(&self, shapes: &[Option<Shape>; 16], cols: usize) -> Vec<usize> {
+        let mut covered: Vec<bool> = self.dead.clone();
+        for block in &self.blocks {
+            let offsets = shapes[usize::from(block.kind)]
+                .as_ref()
+                .map_or(&[][..], |s| &s.offsets);
+            for &(dr, dc) in offsets {
+                let r = (block.anchor / cols) as i64 + i64::from(dr);
+                let c = (block.anchor % cols) as i64 + i64::from(dc);
+                if let Some(slot) = covered.get_mut((r * cols as i64 + c) as usize) {
+                    *slot = true;
+                }
+            }
+        }
+        (0..self.dead.len())
+            .filter(|&cell| !covered[cell] && !self.any[cell])
+            .collect()
+    }
 }
 
 /// A whole puzzle.
@@ -48,9 +87,9 @@ pub struct Puzzle {
     /// `shapes[k]` is the shape of kind `k` (index 0 unused).
     pub shapes: [Option<Shape>; 16],
     pub start: Layout,
-    /// `None` only when the caller allowed a missing stop line (explore every reachable
-    /// configuration).
-    pub stop: Option<Layout>,
+    /// The stopping configurations, in the order given: empty only when the caller allowed a
+    /// missing stop line (explore every reachable configuration).
+    pub stops: Vec<Layout>,
 }
 
 /// A fault in the puzzle text, with the (1-based) line it was found on.
@@ -88,8 +127,14 @@ pub enum Problem {
     NoPieces,
     #[error("missing the {0} configuration")]
     Missing(&'static str),
-    #[error("bad character {found:?} in the {which} configuration; use piece names 1-9 a-f, 0 (empty) and x (blocked)")]
+    #[error("bad character {found:?} in the {which} configuration; use piece names 1-9 a-f, 0 (empty) and x (blocked){}", if *which == "stopping" { ", ? (any content) and a final *" } else { "" })]
     BadConfigChar { which: &'static str, found: char },
+    #[error(
+        "{found:?} may only appear in a stopping configuration: the start must name every cell"
+    )]
+    WildcardInStart { found: char },
+    #[error("a * must end the stopping configuration (it stands for every cell left)")]
+    StarNotLast,
     #[error("the {which} configuration uses piece {piece}, which is not defined")]
     UndefinedPiece { which: &'static str, piece: char },
     #[error("the {which} configuration names more cells than the {cells}-cell board has")]
@@ -120,8 +165,14 @@ pub enum Problem {
         start: usize,
         stop: usize,
     },
-    #[error("unexpected text after the stopping configuration")]
-    TrailingText,
+    #[error("no configuration can match this stop: it names {stop} piece(s) {piece}, but the start has {start}")]
+    TooManyPieces {
+        piece: char,
+        start: usize,
+        stop: usize,
+    },
+    #[error("no configuration can match this stop: it wants {stop} empty cells, but the start has {start}")]
+    TooManyEmpty { start: usize, stop: usize },
 }
 
 /// The hex name of kind `k` (1..=15).
@@ -210,28 +261,21 @@ impl Puzzle {
                 problem: Problem::NoBlocks,
             });
         }
-        let stop = loop {
-            match cursor.next() {
-                None if stop_optional => break None,
-                None => {
-                    return Err(SpecError {
-                        line: last_line + 1,
-                        problem: Problem::Missing("stopping"),
-                    })
-                }
-                Some(&(_, line)) if line.trim_ascii().is_empty() => continue,
-                Some(&(no, line)) => {
-                    let err = |problem| SpecError { line: no, problem };
-                    let stop = parse_layout(line, "stopping", rows, cols, &shapes).map_err(err)?;
-                    check_compatible(&start, &stop, cols).map_err(err)?;
-                    break Some(stop);
-                }
+        // Every later line that is not blank is a stopping configuration.
+        let mut stops = Vec::new();
+        for &(no, line) in cursor {
+            if line.trim_ascii().is_empty() {
+                continue;
             }
-        };
-        if let Some(&(no, _)) = cursor.find(|(_, line)| !line.trim_ascii().is_empty()) {
+            let err = |problem| SpecError { line: no, problem };
+            let stop = parse_layout(line, "stopping", rows, cols, &shapes).map_err(err)?;
+            check_compatible(&start, &stop, &shapes, cols).map_err(err)?;
+            stops.push(stop);
+        }
+        if stops.is_empty() && !stop_optional {
             return Err(SpecError {
-                line: no,
-                problem: Problem::TrailingText,
+                line: last_line + 1,
+                problem: Problem::Missing("stopping"),
             });
         }
         Ok(Puzzle {
@@ -240,7 +284,7 @@ impl Puzzle {
             title,
             shapes,
             start,
-            stop,
+            stops,
         })
     }
 
@@ -357,12 +401,28 @@ fn parse_layout(
         Open,
         Dead,
         Filled,
+        Any,
     }
     let cells = rows * cols;
     let mut grid = vec![Cell::Open; cells];
     let mut blocks = Vec::new();
     let mut next = 0usize;
-    for &ch in line {
+    let stopping = which == "stopping";
+    for (i, &ch) in line.iter().enumerate() {
+        if matches!(ch, b'?' | b'*') && !stopping {
+            return Err(Problem::WildcardInStart {
+                found: char::from(ch),
+            });
+        }
+        if ch == b'*' {
+            if i + 1 != line.len() {
+                return Err(Problem::StarNotLast);
+            }
+            for cell in grid.iter_mut().filter(|c| **c == Cell::Open) {
+                *cell = Cell::Any;
+            }
+            break;
+        }
         while next < cells && grid[next] != Cell::Open {
             next += 1;
         }
@@ -372,6 +432,7 @@ fn parse_layout(
         match ch {
             b'0' => grid[next] = Cell::Filled,
             b'x' => grid[next] = Cell::Dead,
+            b'?' => grid[next] = Cell::Any,
             _ => {
                 let kind = kind_of(ch).ok_or(Problem::BadConfigChar {
                     which,
@@ -412,25 +473,45 @@ fn parse_layout(
     Ok(Layout {
         dead: grid.iter().map(|&c| c == Cell::Dead).collect(),
         blocks,
+        any: grid.iter().map(|&c| c == Cell::Any).collect(),
     })
 }
 
-fn check_compatible(start: &Layout, stop: &Layout, cols: usize) -> Result<(), Problem> {
-    if let Some(cell) = (0..start.dead.len()).find(|&i| start.dead[i] != stop.dead[i]) {
+/// A stop must agree with the start on the dead cells it cares about; a full stop has the
+/// start's blocks of every kind, a partial one at most as many, and at most its empty cells.
+fn check_compatible(
+    start: &Layout,
+    stop: &Layout,
+    shapes: &[Option<Shape>; 16],
+    cols: usize,
+) -> Result<(), Problem> {
+    if let Some(cell) =
+        (0..start.dead.len()).find(|&i| !stop.any[i] && start.dead[i] != stop.dead[i])
+    {
         return Err(Problem::DeadCellsDiffer {
             row: cell / cols + 1,
             col: cell % cols + 1,
         });
     }
+    let partial = stop.is_partial();
     for kind in 1..16u8 {
         let count = |l: &Layout| l.blocks.iter().filter(|b| b.kind == kind).count();
-        let (a, b) = (count(start), count(stop));
-        if a != b {
-            return Err(Problem::PieceCounts {
-                piece: kind_name(kind),
-                start: a,
-                stop: b,
-            });
+        let (start, stop) = (count(start), count(stop));
+        let piece = kind_name(kind);
+        if partial && stop > start {
+            return Err(Problem::TooManyPieces { piece, start, stop });
+        }
+        if !partial && start != stop {
+            return Err(Problem::PieceCounts { piece, start, stop });
+        }
+    }
+    if partial {
+        let (start, stop) = (
+            start.empty_cells(shapes, cols).len(),
+            stop.empty_cells(shapes, cols).len(),
+        );
+        if stop > start {
+            return Err(Problem::TooManyEmpty { start, stop });
         }
     }
     Ok(())
@@ -458,13 +539,7 @@ mod tests {
     fn line_numbers_survive_crlf_and_the_missing_newline() {
         let error = Puzzle::parse(b"2 x 2\r\n1 = 1\r\n\r\n1?\r\n1").expect_err("bad start");
         assert_eq!(error.line, 4);
-        assert_eq!(
-            error.problem,
-            Problem::BadConfigChar {
-                which: "starting",
-                found: '?'
-            }
-        );
+        assert_eq!(error.problem, Problem::WildcardInStart { found: '?' });
         let error = Puzzle::parse(b"2 x 2\n1 = 1").expect_err("no start");
         assert_eq!(
             error.to_string(),

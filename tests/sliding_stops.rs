@@ -1,0 +1,204 @@
+//! Partial and several stops: Klotski's classic goal (the big square at the exit, whatever the
+//! others do) in styles 0-2, the smaller distance of two stops, every path replaying move by
+//! move to a configuration that matches the stop reported, and every malformed stop line
+//! refused with its one-line message and exit status 2.
+
+use assert_cmd::Command;
+use fifteen::sliding::{self, find_move, Geometry, Outcome, Puzzle, Stops, Style};
+
+const KLOTSKI: &str = include_str!("data/sliding/klotski.txt");
+
+/// Klotski's text with its stop line replaced by `stops`.
+fn klotski_with(stops: &[&str]) -> Puzzle {
+    let lines: Vec<&str> = KLOTSKI.lines().collect();
+    let text = format!(
+        "{}\n{}\n",
+        lines[..lines.len() - 1].join("\n"),
+        stops.join("\n")
+    );
+    Puzzle::parse(text.as_bytes()).expect("a valid puzzle")
+}
+
+/// Solves, and checks the path: each step one move of the style, the last configuration
+/// matching the stop reported and no earlier one matching any. The distance and the stop.
+fn solve_and_check(puzzle: &Puzzle, style: Style) -> (u32, usize) {
+    let outcome = sliding::solve(puzzle, style, 1 << 30, &mut |_| {}, &mut |_| {}).expect("fits");
+    let Outcome::Solved {
+        distance,
+        stop,
+        path,
+        ..
+    } = outcome
+    else {
+        panic!("style {} unsolved", style.0);
+    };
+    let geometry = Geometry::new(puzzle);
+    assert_eq!(path.len(), distance as usize + 1);
+    assert_eq!(path[0], geometry.key_of(&puzzle.start));
+    for pair in path.windows(2) {
+        assert!(
+            find_move(&geometry, style, &pair[0], &pair[1]).is_some(),
+            "not a move of style {}",
+            style.0
+        );
+    }
+    let mut stops = Stops::new(&geometry, puzzle);
+    let last = path.last().expect("a path");
+    assert_eq!(stops.matching(&geometry, last), Some(stop));
+    for key in &path[..path.len() - 1] {
+        assert_eq!(stops.matching(&geometry, key), None, "a stop met earlier");
+    }
+    (distance, stop)
+}
+
+#[test]
+fn klotskis_partial_goal_takes_116_90_and_81_moves() {
+    let puzzle = klotski_with(&["?????????????1*"]);
+    for (style, moves) in [(0, 116), (1, 90), (2, 81)] {
+        assert_eq!(solve_and_check(&puzzle, Style(style)), (moves, 0));
+    }
+}
+
+#[test]
+fn two_stops_give_the_smaller_distance() {
+    // The big square one row down (the two cells above it free), and at the exit.
+    let down = "????1*";
+    let exit = "?????????????1*";
+    for style in [0, 2, 4] {
+        let style = Style(style);
+        let (near, _) = solve_and_check(&klotski_with(&[down]), style);
+        let (far, _) = solve_and_check(&klotski_with(&[exit]), style);
+        assert!(near < far, "style {}: {near} {far}", style.0);
+        assert_eq!(
+            solve_and_check(&klotski_with(&[exit, down]), style),
+            (near, 1)
+        );
+        assert_eq!(
+            solve_and_check(&klotski_with(&[down, exit]), style),
+            (near, 0)
+        );
+    }
+}
+
+#[test]
+fn an_unreachable_stop_has_no_solution() {
+    // A wall between the piece and the cell the partial stop wants it on.
+    let output = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args(["sliding", "--style", "2"])
+        .write_stdin("1 x 3 walled\n1 = 1\n1x0\n?x1\n")
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.ends_with(
+        "No solution: none of the 1 configurations reachable from the start (the farthest at distance 0) matches a stopping configuration.\n"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn malformed_stop_lines_are_refused_in_one_line() {
+    let base = "2 x 2 tiny\n1 = 1\n2 = 1/1\n12\n";
+    for (stop, message) in [
+        ("1?*0", "line 5: a * must end the stopping configuration"),
+        ("1*?", "line 5: a * must end the stopping configuration"),
+        (
+            "11*",
+            "line 5: no configuration can match this stop: it names 2 piece(s) 1, but the start has 1",
+        ),
+        (
+            "000*",
+            "line 5: no configuration can match this stop: it wants 3 empty cells, but the start has 1",
+        ),
+        ("x*", "line 5: the dead cells (x) differ"),
+        ("1?3", "line 5: the stopping configuration uses piece 3, which is not defined"),
+        ("1!", "line 5: bad character '!' in the stopping configuration"),
+        ("?????", "line 5: the stopping configuration names more cells than the 4-cell board has"),
+    ] {
+        let input = format!("{base}{stop}\n");
+        let output = Command::cargo_bin("fifteen")
+            .expect("binary")
+            .args(["sliding", "--style", "0"])
+            .write_stdin(input.clone())
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{input:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{input:?}");
+        assert!(
+            stderr.starts_with(&format!("standard input: {message}")),
+            "{input:?}: got {stderr:?}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+    }
+    // Wildcards in the start, and a second stop line with a fault.
+    for (input, message) in [
+        (
+            "2 x 2\n1 = 1\n1?\n1\n",
+            "line 3: '?' may only appear in a stopping configuration",
+        ),
+        (
+            "2 x 2\n1 = 1\n1*\n1\n",
+            "line 3: '*' may only appear in a stopping configuration",
+        ),
+        (
+            "2 x 2\n1 = 1\n1\n1\n\n0*1\n",
+            "line 6: a * must end the stopping configuration",
+        ),
+    ] {
+        let output = Command::cargo_bin("fifteen")
+            .expect("binary")
+            .args(["sliding", "--style", "0"])
+            .write_stdin(input)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{input:?}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("standard input: {message}")),
+            "{stderr:?}"
+        );
+    }
+}
+
+#[test]
+fn the_output_names_the_stop_and_draws_the_configuration_reached() {
+    let lines: Vec<&str> = KLOTSKI.lines().collect();
+    let text = format!(
+        "{}\n22223444104\n????1*\n",
+        lines[..lines.len() - 1].join("\n")
+    );
+    let output = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args(["sliding", "--style", "2"])
+        .write_stdin(text.clone())
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("Stopping configuration 1:\n"), "{stdout}");
+    assert!(stdout.contains("Stopping configuration 2:\n"), "{stdout}");
+    assert!(stdout.contains(" ? ? ? ?\n"), "{stdout}");
+    assert!(
+        stdout.contains("... Solution! (stopping configuration 2)"),
+        "{stdout}"
+    );
+    let json = Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args(["sliding", "--style", "2", "--json"])
+        .write_stdin(text)
+        .output()
+        .expect("runs");
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(value["stop"], 2);
+    let distance = value["distance"].as_u64().expect("a distance");
+    assert_eq!(
+        value["moves"].as_array().map(Vec::len),
+        Some(distance as usize)
+    );
+    // The drawing of the partial stop reached ends the path: its distance is printed.
+    assert!(stdout.contains(&format!("\n{distance}:\n")), "{stdout}");
+}
