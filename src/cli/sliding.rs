@@ -9,18 +9,20 @@
 
 use super::Failure;
 use crate::sliding::output::{picture_of_key, picture_of_stop, Progress};
-use crate::sliding::{self, format_size, Event, Geometry, Halt, Outcome, Puzzle, Style};
+use crate::sliding::{self, format_size, library, Event, Geometry, Halt, Outcome, Puzzle, Style};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{Read, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Args)]
 pub struct SlidingArgs {
     /// Move style 0-5: one piece one step (0), in a straight line (1), along any path (2);
     /// 3-5 the same for superpieces (sets of pieces moving together).
-    #[arg(long, value_name = "N", value_parser = parse_style)]
-    pub style: u8,
+    #[arg(long, value_name = "N", value_parser = parse_style, required_unless_present = "list")]
+    pub style: Option<u8>,
 
     /// Print every configuration found, with its number and its predecessor's.
     #[arg(long, conflicts_with_all = ["quiet", "json"])]
@@ -45,6 +47,14 @@ pub struct SlidingArgs {
     /// the stop line may be left out, to explore everything reachable.
     #[arg(long)]
     pub levels: bool,
+
+    /// A puzzle of the library (see --list), instead of a file.
+    #[arg(long, value_name = "NAME", conflicts_with = "file")]
+    pub puzzle: Option<String>,
+
+    /// List the puzzles of the library: board, goal and the published optimal move counts.
+    #[arg(long, conflicts_with_all = ["puzzle", "file", "style", "verbose", "quiet", "json", "levels", "memory"])]
+    pub list: bool,
 
     /// The puzzle file (SLIDING's format); standard input when absent or `-`.
     #[arg(value_name = "FILE")]
@@ -93,14 +103,30 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
-    let style = Style::new(args.style).ok_or_else(|| {
-        Failure::BadInput(format!(
-            "the style should be between 0 and 5, not {}",
-            args.style
-        ))
+    if args.list {
+        return list();
+    }
+    let number = args.style.unwrap_or_default();
+    let style = Style::new(number).ok_or_else(|| {
+        Failure::BadInput(format!("the style should be between 0 and 5, not {number}"))
     })?;
     let mut text = Vec::new();
+    let library = match &args.puzzle {
+        Some(name) => Some(library::find(name).ok_or_else(|| {
+            let names: Vec<&str> = library::entries().iter().map(|e| e.name).collect();
+            Failure::BadInput(format!(
+                "there is no puzzle {name:?} in the library; choose one of {}",
+                names.join(", ")
+            ))
+        })?),
+        None => None,
+    };
     let source = match &args.file {
+        _ if library.is_some() => {
+            let entry = library.as_ref().map_or("", |e| e.text);
+            text = entry.as_bytes().to_vec();
+            format!("puzzle {}", args.puzzle.as_deref().unwrap_or_default())
+        }
         Some(path) if path.as_os_str() != "-" => {
             text = std::fs::read(path)
                 .map_err(|e| Failure::BadInput(format!("{}: {e}", path.display())))?;
@@ -141,13 +167,16 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
     let mut progress = Progress::new(&geometry, args.verbose, &mut out);
     // The sizes of the completed distances, for the report of a search stopped by --memory.
     let mut completed = Vec::new();
+    let mut bar = Bar::new(!args.verbose);
     // A write error stops the search: its output is gone.
     let mut observer = |event: Event| -> ControlFlow<std::io::Error> {
+        bar.event(&event);
         if let Event::LevelDone { size, .. } = event {
             completed.push(size);
         }
         if text_mode {
-            if let Err(error) = progress.event(event) {
+            // Output reaches the terminal as distances complete: the bar steps aside.
+            if let Err(error) = bar.suspend(|| progress.event(event)) {
                 return ControlFlow::Break(error);
             }
         }
@@ -157,6 +186,7 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
     let outcome = sliding::solve_observed(&puzzle, style, memory, &mut observer, &mut |level| {
         restarts.push(level)
     });
+    bar.finish();
     let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(Halt::Observer(error)) => return Err(Failure::Output(error)),
@@ -256,6 +286,122 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
             }
         }
     }
+}
+
+/// The progress line of a long search on stderr (distance, configurations, memory), shown
+/// after its first second and only on a terminal; never with `--verbose`, whose output is a
+/// stream of configurations.
+struct Bar {
+    bar: ProgressBar,
+    allowed: bool,
+    shown: bool,
+    started: Instant,
+    distance: u32,
+    found: u64,
+    memory: u64,
+}
+
+impl Bar {
+    /// Configurations between updates of the line.
+    const EVERY: u64 = 1 << 16;
+
+    fn new(allowed: bool) -> Bar {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        Bar {
+            bar,
+            allowed,
+            shown: false,
+            started: Instant::now(),
+            distance: 0,
+            found: 0,
+            memory: 0,
+        }
+    }
+
+    fn event(&mut self, event: &Event) {
+        match *event {
+            Event::Distance(d) => self.distance = d,
+            Event::New { .. } => {
+                self.found += 1;
+                if !self.found.is_multiple_of(Self::EVERY) {
+                    return;
+                }
+            }
+            Event::LevelDone { memory, .. } => self.memory = memory,
+            Event::Goal => return,
+        }
+        if !self.shown && self.allowed && self.started.elapsed() >= Duration::from_secs(1) {
+            self.shown = true;
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.bar.enable_steady_tick(Duration::from_millis(200));
+        }
+        if self.shown {
+            self.bar.set_message(format!(
+                "distance {}, {} configurations, {} in use",
+                self.distance,
+                self.found,
+                format_size(self.memory)
+            ));
+        }
+    }
+
+    fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        if self.shown {
+            self.bar.suspend(f)
+        } else {
+            f()
+        }
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// `--list`: the library, one puzzle a line.
+fn list() -> Result<(), Failure> {
+    let mut out = super::out();
+    let entries = library::entries();
+    let width = entries
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    writeln!(
+        out,
+        "{:width$}  board  goal; published optimal moves (style: moves)",
+        "name"
+    )?;
+    for entry in &entries {
+        let published: Vec<String> = entry
+            .published
+            .iter()
+            .map(|(style, moves)| format!("{}: {moves}", style.0))
+            .collect();
+        let published = if published.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", published.join(", "))
+        };
+        writeln!(
+            out,
+            "{:width$}  {:>5}  {}{published}",
+            entry.name,
+            format!("{}x{}", entry.rows, entry.cols),
+            entry.goal
+        )?;
+    }
+    writeln!(
+        out,
+        "(fifteen sliding --puzzle NAME --style N; provenance in puzzles/library.tsv)"
+    )?;
+    drop(out);
+    super::finish()
 }
 
 /// `Level sizes (WHICH distances 0..d): …` and the total.

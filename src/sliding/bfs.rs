@@ -48,8 +48,12 @@ pub enum Event<'a> {
         parent: u64,
         key: &'a [u64],
     },
-    /// Distance `d` is complete with `size` configurations.
-    LevelDone { distance: u32, size: u64 },
+    /// Distance `d` is complete with `size` configurations; the search holds `memory` bytes.
+    LevelDone {
+        distance: u32,
+        size: u64,
+        memory: u64,
+    },
     /// The goal was just found (after its `New` event).
     Goal,
 }
@@ -325,6 +329,7 @@ impl<'o, const W: usize> Search<'o, W> {
             let told = (search.observer)(Event::LevelDone {
                 distance: search.distance,
                 size: size as u64,
+                memory: search.bytes,
             });
             if told.is_break() {
                 return stopped(levels, generated);

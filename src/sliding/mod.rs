@@ -28,6 +28,7 @@
 pub mod bfs;
 pub mod ideals;
 pub mod keys;
+pub mod library;
 pub mod moves;
 pub mod npuzzle;
 pub mod occupancy;

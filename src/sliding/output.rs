@@ -159,7 +159,7 @@ impl<'g, W: Write> Progress<'g, W> {
                 }
                 self.first_of_level = false;
             }
-            Event::LevelDone { distance, size } => {
+            Event::LevelDone { distance, size, .. } => {
                 self.open_line = false;
                 if !self.verbose {
                     if distance == 0 {
@@ -240,7 +240,11 @@ mod tests {
                 parent: 0,
                 key,
             },
-            Event::LevelDone { distance, size },
+            Event::LevelDone {
+                distance,
+                size,
+                memory: 0,
+            },
         ];
         for event in events {
             progress.event(event).expect("a recorder takes everything");
