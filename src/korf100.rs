@@ -26,9 +26,16 @@ pub struct Instance {
 
 /// All 100 instances, in Korf's order.
 pub fn instances() -> Vec<Instance> {
-    TSV.lines()
-        .filter(|line| !line.starts_with('#') && !line.starts_with("id\t"))
-        .filter_map(parse_line)
+    rows(TSV)
+        .map(
+            |(id, position, manhattan, optimal_length, ida_nodes)| Instance {
+                id,
+                position,
+                manhattan,
+                optimal_length,
+                ida_nodes,
+            },
+        )
         .collect()
 }
 
@@ -37,17 +44,28 @@ pub fn instance(id: u32) -> Option<Instance> {
     instances().into_iter().find(|i| i.id == id)
 }
 
-fn parse_line(line: &str) -> Option<Instance> {
-    let fields: Vec<&str> = line.split('\t').collect();
-    let [id, _korf, knuth_hex, manhattan, optimal_length, ida_nodes] = fields.as_slice() else {
-        return None;
-    };
-    Some(Instance {
-        id: id.parse().ok()?,
-        position: Position::parse(knuth_hex, None, Convention::Knuth).ok()?,
-        manhattan: manhattan.parse().ok()?,
-        optimal_length: optimal_length.parse().ok()?,
-        ida_nodes: ida_nodes.parse().ok()?,
+/// The data lines of a shipped instance file (neither comments nor the header).
+pub(crate) fn data_lines(tsv: &'static str) -> impl Iterator<Item = &'static str> {
+    tsv.lines()
+        .filter(|line| !line.starts_with('#') && !line.starts_with("id\t"))
+}
+
+/// The rows of a shipped instance file, whose columns are: id, Korf's notation, Knuth's
+/// notation, Manhattan distance, optimal length, a node count. Lines that do not parse are
+/// left out (the tests see that none are).
+pub(crate) fn rows(tsv: &'static str) -> impl Iterator<Item = (u32, Position, u32, u32, u64)> {
+    data_lines(tsv).filter_map(|line| {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [id, _korf, knuth, manhattan, optimal_length, nodes] = fields.as_slice() else {
+            return None;
+        };
+        Some((
+            id.parse().ok()?,
+            Position::parse(knuth, None, Convention::Knuth).ok()?,
+            manhattan.parse().ok()?,
+            optimal_length.parse().ok()?,
+            nodes.parse().ok()?,
+        ))
     })
 }
 
@@ -59,11 +77,7 @@ mod tests {
     fn all_hundred_parse_and_agree_with_both_conventions() {
         let all = instances();
         assert_eq!(all.len(), 100);
-        for (line, instance) in TSV
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.starts_with("id\t"))
-            .zip(&all)
-        {
+        for (line, instance) in data_lines(TSV).zip(&all) {
             let korf = line.split('\t').nth(1).unwrap_or_default();
             let from_korf =
                 Position::parse(korf, None, Convention::Korf).expect("Korf's notation parses");

@@ -6,7 +6,8 @@
 //! Felner's IDA* with the 6-6-6-6 tables and their reflection: a measure of how hard it is.
 //! The first ten are Korf & Taylor's (1996).
 
-use crate::position::{Convention, Position};
+use crate::korf100::rows;
+use crate::position::Position;
 
 /// The data file, as shipped (`data/korf50.tsv`).
 pub const TSV: &str = include_str!("../data/korf50.tsv");
@@ -26,39 +27,31 @@ pub struct Instance {
 
 /// All 50 instances, in Korf's order.
 pub fn instances() -> Vec<Instance> {
-    data_lines().filter_map(parse_line).collect()
-}
-
-/// The data lines of the file (neither comments nor the header).
-fn data_lines() -> impl Iterator<Item = &'static str> {
-    TSV.lines()
-        .filter(|line| !line.starts_with('#') && !line.starts_with("id\t"))
-}
-
-fn parse_line(line: &str) -> Option<Instance> {
-    let fields: Vec<&str> = line.split('\t').collect();
-    let [id, _korf, knuth, manhattan, optimal_length, expansions] = fields.as_slice() else {
-        return None;
-    };
-    Some(Instance {
-        id: id.parse().ok()?,
-        position: Position::parse(knuth, None, Convention::Knuth).ok()?,
-        manhattan: manhattan.parse().ok()?,
-        optimal_length: optimal_length.parse().ok()?,
-        expansions: expansions.parse().ok()?,
-    })
+    rows(TSV)
+        .map(
+            |(id, position, manhattan, optimal_length, expansions)| Instance {
+                id,
+                position,
+                manhattan,
+                optimal_length,
+                expansions,
+            },
+        )
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::korf100::data_lines;
+    use crate::position::Convention;
 
     #[test]
     fn all_fifty_parse_and_agree_with_both_conventions() {
         let all = instances();
         assert_eq!(all.len(), 50);
-        for (line, instance) in data_lines().zip(&all) {
+        for (line, instance) in data_lines(TSV).zip(&all) {
             let korf = line.split('\t').nth(1).unwrap_or_default();
             let from_korf =
                 Position::parse(korf, None, Convention::Korf).expect("Korf's notation parses");
