@@ -12,7 +12,7 @@ use crate::sliding::output::{picture_of_key, picture_of_stop, Progress};
 use crate::sliding::{self, format_size, library, Event, Geometry, Halt, Outcome, Puzzle, Style};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -167,7 +167,7 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
     let mut progress = Progress::new(&geometry, args.verbose, &mut out);
     // The sizes of the completed distances, for the report of a search stopped by --memory.
     let mut completed = Vec::new();
-    let mut bar = Bar::new(!args.verbose);
+    let mut bar = Bar::new(!args.verbose && std::io::stderr().is_terminal());
     // A write error stops the search: its output is gone.
     let mut observer = |event: Event| -> ControlFlow<std::io::Error> {
         bar.event(&event);
@@ -175,8 +175,13 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
             completed.push(size);
         }
         if text_mode {
-            // Output reaches the terminal as distances complete: the bar steps aside.
-            if let Err(error) = bar.suspend(|| progress.event(event)) {
+            // Output reaches the terminal as distances complete: the bar steps aside then.
+            let written = if matches!(event, Event::LevelDone { .. }) {
+                bar.suspend(|| progress.event(event))
+            } else {
+                progress.event(event)
+            };
+            if let Err(error) = written {
                 return ControlFlow::Break(error);
             }
         }

@@ -14,7 +14,8 @@
 //! of level `k − 1` among its successors, and the first one in level order is exactly the
 //! configuration that generated it first — the seed's link. The path is read backwards that
 //! way, one scan per level. Older levels are kept while the memory budget allows and forgotten,
-//! oldest first, when it does not; if the way back then stops at a forgotten level `f`, the
+//! oldest first, when it does not (a search without a goal reads no path back and keeps only
+//! the live levels); if the way back then stops at a forgotten level `f`, the
 //! caller searches again from the start with the configuration reached at level `f` as the
 //! goal — the seed's waypoint restart. When even the three live levels and the table do not
 //! fit, the search stops with a [`MemoryLimit`].
@@ -347,6 +348,12 @@ impl<'o, const W: usize> Search<'o, W> {
                 search.next_number,
             ];
             search.levels.push(Some(Level::new()));
+            // Without a goal no path is read back: the levels that are no longer live go.
+            if search.goal.is_none() && search.test.is_none() && d >= 3 {
+                if let Some(level) = search.levels[d - 3].take() {
+                    search.bytes -= level.bytes();
+                }
+            }
             let source_base = search.milestones[d - 1];
             let level_start = search.next_number;
             for index in 0..size {
@@ -643,21 +650,31 @@ impl<'o, const W: usize> Search<'o, W> {
             old[kept] = entry;
             kept += usize::from(entry >= live_from);
         }
+        // In number order, the keys are read front to back through the levels instead of
+        // at random: most of a rebuild's cache misses go.
+        old[..kept].sort_unstable();
         let number_mask = (1u32 << self.number_bits) - 1;
         self.used[part] = 0;
-        for &entry in &old[..kept] {
-            let number = old_base + u64::from(entry) - 1;
-            let h = hash(self.key_of(number));
-            let (_, mut i) = self.home(h);
-            let slots = &mut self.parts[part];
-            while slots[i] != 0 {
-                i += 1;
-                if i == capacity {
-                    i = 0;
-                }
+        // A batch of keys is hashed before any of them is inserted, so that their cache
+        // misses overlap.
+        let mut hashes = [0u64; BATCH];
+        for batch in old[..kept].chunks(BATCH) {
+            for (h, &entry) in hashes.iter_mut().zip(batch) {
+                *h = hash(self.key_of(old_base + u64::from(entry) - 1));
             }
-            slots[i] = ((h as u32) & !number_mask) | ((number - self.table_base + 1) as u32);
-            self.used[part] += 1;
+            for (&h, &entry) in hashes.iter().zip(batch) {
+                let number = old_base + u64::from(entry) - 1;
+                let (_, mut i) = self.home(h);
+                let slots = &mut self.parts[part];
+                while slots[i] != 0 {
+                    i += 1;
+                    if i == capacity {
+                        i = 0;
+                    }
+                }
+                slots[i] = ((h as u32) & !number_mask) | ((number - self.table_base + 1) as u32);
+                self.used[part] += 1;
+            }
         }
         self.bytes -= old.len() as u64 * 4;
         Ok(())
