@@ -450,7 +450,7 @@ struct Published {
 }
 
 /// The instances of `--NAME IDS` (`quick`, `all` or numbers separated by commas), labelled
-/// `NAMEid`; their published lengths go into `published` under those labels.
+/// `NAME-id` (`korf100-9`); their published lengths go into `published` under those labels.
 fn choose_published(
     name: &str,
     ids: &str,
