@@ -69,21 +69,37 @@ pub(crate) fn rows(tsv: &'static str) -> impl Iterator<Item = (u32, Position, u3
     })
 }
 
+/// Checks a shipped instance file: `count` rows numbered from 1, each on `board`, its Korf
+/// notation the same position as its Knuth notation, the Manhattan distance right, solvable,
+/// and the optimal length at least the Manhattan distance and of its parity.
+#[cfg(test)]
+pub(crate) fn check_file(tsv: &'static str, count: u32, board: crate::board::Board) {
+    let all: Vec<_> = rows(tsv).collect();
+    assert_eq!(all.len(), count as usize, "every line parses");
+    for (line, (id, position, manhattan, length, _)) in data_lines(tsv).zip(&all) {
+        let korf = line.split('\t').nth(1).unwrap_or_default();
+        let from_korf =
+            Position::parse(korf, None, Convention::Korf).expect("Korf's notation parses");
+        assert_eq!(&from_korf, position, "instance {id}");
+        assert_eq!(position.board(), board);
+        assert_eq!(position.manhattan() as u32, *manhattan);
+        assert!(position.is_solvable());
+        assert!(
+            length >= manhattan && (length - manhattan) % 2 == 0,
+            "instance {id}"
+        );
+    }
+    let ids: Vec<u32> = all.iter().map(|row| row.0).collect();
+    assert_eq!(ids, (1..=count).collect::<Vec<_>>());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn all_hundred_parse_and_agree_with_both_conventions() {
-        let all = instances();
-        assert_eq!(all.len(), 100);
-        for (line, instance) in data_lines(TSV).zip(&all) {
-            let korf = line.split('\t').nth(1).unwrap_or_default();
-            let from_korf =
-                Position::parse(korf, None, Convention::Korf).expect("Korf's notation parses");
-            assert_eq!(from_korf, instance.position, "instance {}", instance.id);
-            assert_eq!(instance.position.manhattan() as u32, instance.manhattan);
-            assert!(instance.position.is_solvable());
-        }
+        check_file(TSV, 100, crate::board::Board::fifteen());
+        assert_eq!(instances().len(), 100);
     }
 }

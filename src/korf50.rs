@@ -6,6 +6,8 @@
 //! Felner's IDA* with the 6-6-6-6 tables and their reflection: a measure of how hard it is.
 //! The first ten are Korf & Taylor's (1996).
 
+#[cfg(test)]
+use crate::korf100::check_file;
 use crate::korf100::rows;
 use crate::position::Position;
 
@@ -44,28 +46,11 @@ pub fn instances() -> Vec<Instance> {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::korf100::data_lines;
-    use crate::position::Convention;
+    use crate::korf100::check_file;
 
     #[test]
     fn all_fifty_parse_and_agree_with_both_conventions() {
-        let all = instances();
-        assert_eq!(all.len(), 50);
-        for (line, instance) in data_lines(TSV).zip(&all) {
-            let korf = line.split('\t').nth(1).unwrap_or_default();
-            let from_korf =
-                Position::parse(korf, None, Convention::Korf).expect("Korf's notation parses");
-            assert_eq!(from_korf, instance.position, "instance {}", instance.id);
-            assert_eq!(instance.position.board(), Board::new(5, 5).expect("5x5"));
-            assert_eq!(instance.position.manhattan() as u32, instance.manhattan);
-            assert!(instance.position.is_solvable());
-            // The length has the parity of the Manhattan distance, and is at least it.
-            assert!(instance.optimal_length >= instance.manhattan);
-            assert_eq!((instance.optimal_length - instance.manhattan) % 2, 0);
-        }
-        assert_eq!(
-            all.iter().map(|i| i.id).collect::<Vec<_>>(),
-            (1..=50).collect::<Vec<_>>()
-        );
+        check_file(TSV, 50, Board::new(5, 5).expect("5x5"));
+        assert_eq!(instances().len(), 50);
     }
 }
