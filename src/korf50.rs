@@ -6,8 +6,6 @@
 //! Felner's IDA* with the 6-6-6-6 tables and their reflection: a measure of how hard it is.
 //! The first ten are Korf & Taylor's (1996).
 
-#[cfg(test)]
-use crate::korf100::check_file;
 use crate::korf100::rows;
 use crate::position::Position;
 
