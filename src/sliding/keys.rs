@@ -35,7 +35,7 @@
 
 use super::moves::{Next, Sink};
 use super::occupancy::Occupancy;
-use super::pack::{Block, Geometry, State, CELL_MASK, SKIP};
+use super::pack::{shift, word, Block, Geometry, State, CELL_MASK, SKIP};
 
 /// The sink of [`super::moves::Mover::successor_keys`]: `emit` gets each successor's key.
 pub struct KeySink<const W: usize, F> {
@@ -43,18 +43,6 @@ pub struct KeySink<const W: usize, F> {
     emit: F,
     /// The single block being moved has its heads taken off the board (not its cells).
     heads_lifted: bool,
-}
-
-/// Shift of nybble `i` in its word.
-#[inline]
-pub(super) fn shift(i: usize) -> u32 {
-    (60 - 4 * (i & 15)) as u32
-}
-
-/// Word of nybble `i` in a `W`-word key (`W` is a power of two above every nybble's word).
-#[inline]
-pub(super) fn word<const W: usize>(i: usize) -> usize {
-    (i >> 4) & (W - 1)
 }
 
 impl<const W: usize, F> KeySink<W, F>

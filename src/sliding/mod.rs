@@ -41,31 +41,13 @@ pub mod units;
 
 pub use bfs::{format_size, Event, Goal, MemoryLimit};
 pub use pack::{Geometry, State};
-pub use spec::{Problem, Puzzle, SpecError};
+pub use spec::{Problem, Puzzle, SpecError, Style};
 use std::convert::Infallible;
 use std::ops::ControlFlow;
 pub use stops::Stops;
 
 /// Default memory budget: 2 GiB, well under the development machine's RAM.
 pub const DEFAULT_MEMORY: u64 = 2 << 30;
-
-/// A move style, 0 to 5 (section 3 of the seed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Style(pub u8);
-
-impl Style {
-    pub const ALL: [Style; 6] = [Style(0), Style(1), Style(2), Style(3), Style(4), Style(5)];
-
-    /// A style from its number; `None` outside 0..=5.
-    pub fn new(number: u8) -> Option<Style> {
-        (number <= 5).then_some(Style(number))
-    }
-
-    /// Whether several blocks may move together.
-    pub fn superpieces(self) -> bool {
-        self.0 >= 3
-    }
-}
 
 /// How a whole solve ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -31,8 +31,8 @@ use super::ideals::Ideals;
 use super::keys::KeySink;
 use super::occupancy::Occupancy;
 use super::pack::{Geometry, State, CELL_MASK, WALL};
+use super::spec::Style;
 use super::units;
-use super::Style;
 
 /// A set of blocks (at most 256, as there are at most 256 cells), as a bit set.
 pub type BlockSet = [u64; 4];
@@ -288,7 +288,7 @@ impl Mover {
             .occupancy
             .as_ref()
             .filter(|_| style.0 != 3)
-            .map(|bits| (bits, bits.of(state)));
+            .map(|bits| (bits, bits.of(&state.empties)));
         let mut movers = std::mem::take(&mut self.members);
         if style.0 < 3 {
             // `candidates[k]`: the blocks that may step in direction `k`; `fitted` when they
@@ -301,7 +301,7 @@ impl Mover {
                     // block fits is what the predictor keeps missing), and the window's at
                     // most 64 cells hold at most 64 blocks.
                     for (b, &block) in state.blocks.iter().enumerate() {
-                        let mine = bits.mask(block);
+                        let mine = bits.mask(block.kind, block.anchor);
                         let others = occupied & !mine;
                         for (k, &dir) in geometry.dirs.iter().enumerate() {
                             let fits = Occupancy::clear(mine, dir, others);
@@ -502,7 +502,7 @@ impl Walker {
             let block = state.blocks[usize::from(*single)];
             let go = match bits {
                 Some((bits, occupied)) => {
-                    let mine = bits.mask(block);
+                    let mine = bits.mask(block.kind, block.anchor);
                     let others = occupied & !mine;
                     let fits =
                         |_: &State, delta: i32, _: usize| Occupancy::clear(mine, delta, others);
@@ -532,9 +532,10 @@ impl Walker {
         }
         match bits {
             Some((bits, occupied)) => {
-                let mine = movers
-                    .iter()
-                    .fold(0, |mine, &b| mine | bits.mask(state.blocks[usize::from(b)]));
+                let mine = movers.iter().fold(0, |mine, &b| {
+                    let block = state.blocks[usize::from(b)];
+                    mine | bits.mask(block.kind, block.anchor)
+                });
                 let others = occupied & !mine;
                 let fits = |_: &State, delta: i32, _: usize| Occupancy::clear(mine, delta, others);
                 let lift = sink.reads_board(geometry);

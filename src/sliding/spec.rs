@@ -175,6 +175,24 @@ pub enum Problem {
     TooManyEmpty { start: usize, stop: usize },
 }
 
+/// A move style, 0 to 5 (section 3 of the seed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Style(pub u8);
+
+impl Style {
+    pub const ALL: [Style; 6] = [Style(0), Style(1), Style(2), Style(3), Style(4), Style(5)];
+
+    /// A style from its number; `None` outside 0..=5.
+    pub fn new(number: u8) -> Option<Style> {
+        (number <= 5).then_some(Style(number))
+    }
+
+    /// Whether several blocks may move together.
+    pub fn superpieces(self) -> bool {
+        self.0 >= 3
+    }
+}
+
 /// The hex name of kind `k` (1..=15).
 pub fn kind_name(kind: u8) -> char {
     char::from_digit(u32::from(kind), 16).unwrap_or('?')

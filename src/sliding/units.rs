@@ -13,12 +13,8 @@
 //! a single empty cell: then every path is the one step onto it, in the order of style 0. The
 //! tests of [`super::keys`] check it against the general generator.
 
-use super::keys::{shift, word};
 use super::moves::{Next, Reach};
-use super::pack::Geometry;
-
-/// No neighbour (a wall or a dead cell) in [`Geometry::steps`].
-pub const NO_CELL: u16 = u16::MAX;
+use super::pack::{shift, word, Geometry, NO_CELL};
 
 /// Nybble `i` of a key of `W` words.
 #[inline]

@@ -54,7 +54,7 @@ impl Ideals {
             .occupancy
             .as_ref()
             .filter(|_| geometry.all_unit)
-            .map(|bits| bits.of(state));
+            .map(|bits| bits.of(&state.empties));
         if let Some(layout) = layout {
             self.layouts.serve(geometry);
             self.known = self.layouts.get(layout);
