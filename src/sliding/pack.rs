@@ -111,7 +111,7 @@ pub struct Block {
 /// [`Geometry::state_of`]) and are not updated when blocks are moved: `rank[p]` is the number
 /// of nybbles packing writes before reaching padded cell `p`, and `nybble_cells` the cells
 /// that packing writes a nybble for, as [`Occupancy`] bits (so a successor's key can be
-/// rewritten from its parent's where they differ, see [`super::keys`]: by the bits when
+/// rewritten from its parent's where they differ, see [`super::moves::keys`]: by the bits when
 /// [`Geometry::key_bits`] has them, which unpacking then keeps instead of the ranks; else by
 /// the ranks); `empties` lists the empty live cells in row-major order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -285,7 +285,8 @@ impl Geometry {
     }
 
     /// The occupancy bits when a key is one word and its cells fit in them: then successor keys
-    /// are rewritten by [`State::nybble_cells`] ([`super::keys`]), and unpacking keeps no ranks.
+    /// are rewritten by [`State::nybble_cells`] ([`super::moves::keys`]), and unpacking keeps
+    /// no ranks.
     pub fn key_bits(&self) -> Option<&Occupancy> {
         self.occupancy.as_ref().filter(|_| self.words == 1)
     }

@@ -20,6 +20,9 @@
 //! many and at most the start's number of empty cells, and there is at least one block.
 //! Everything else is an [`SpecError`] naming the line and the problem; nothing here panics on
 //! input.
+//!
+//! The six move styles of section 3 ([`Style`]), which the command line names beside the
+//! puzzle, are defined here too, for every file after this one.
 
 /// Boards have at most this many cells (as in the original's `maxsize`).
 pub const MAX_CELLS: usize = 256;
