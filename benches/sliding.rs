@@ -1,7 +1,7 @@
 //! Criterion benchmarks of the breadth-first engine (SLIDING) on the classic puzzles.
 #![forbid(unsafe_code)]
 use criterion::{criterion_group, criterion_main, Criterion};
-use fifteen::sliding::ideals::{bits::Bits, lists::Lists, Ideals};
+use fifteen::sliding::moves::ideals::{bits::Bits, lists::Lists, Ideals};
 use fifteen::sliding::moves::Mover;
 use fifteen::sliding::{self, Geometry, Puzzle, State, Style};
 use std::collections::{HashSet, VecDeque};

@@ -236,7 +236,7 @@ fn identical_pieces_in_style_five_agree_with_the_oracle() {
 /// sets, and the bit sets without their shortcut.
 #[test]
 fn random_puzzles_have_the_same_superpieces_by_lists_and_by_bits() {
-    use fifteen::sliding::ideals::{bits::Bits, listing, lists::Lists};
+    use fifteen::sliding::moves::ideals::{bits::Bits, listing, lists::Lists};
     let mut rng = Lcg(1_963);
     let mut compared = 0;
     let (mut lists, mut bits, mut backtrack) =

@@ -36,7 +36,7 @@
 
 use super::moves::{Mover, Next};
 use super::pack::Geometry;
-use super::Style;
+use super::spec::Style;
 use std::ops::ControlFlow;
 
 /// What the search tells its observer as it goes.

@@ -7,7 +7,7 @@
 //!
 //! Invariant: every line of the manifest names a file of [`FILES`] and every file has a line.
 
-use super::Style;
+use super::spec::Style;
 
 /// The manifest, as shipped.
 pub const MANIFEST: &str = include_str!("../../puzzles/library.tsv");

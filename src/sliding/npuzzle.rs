@@ -5,8 +5,9 @@
 //! one shortest path; the tile pushed at each step is the one that moves onto the blank's cell.
 //! It reports a single "bound", the distance, searched completely.
 
-use super::spec::{Layout, PlacedBlock, Puzzle, Shape};
-use super::{Style, DEFAULT_MEMORY};
+use super::pack::Geometry;
+use super::solve::{solve, Outcome, DEFAULT_MEMORY};
+use super::spec::{Layout, PlacedBlock, Puzzle, Shape, Style};
 use crate::engine::{
     BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution,
 };
@@ -85,15 +86,15 @@ impl Engine for BfsEngine {
         };
         let clock = Instant::now();
         let memory = options.memory_limit.unwrap_or(DEFAULT_MEMORY);
-        let outcome = super::solve(&puzzle, Style(0), memory, &mut |_| {}, &mut |_| {})
+        let outcome = solve(&puzzle, Style(0), memory, &mut |_| {}, &mut |_| {})
             .map_err(|e| EngineError::Limit(e.to_string()))?;
-        let super::Outcome::Solved {
+        let Outcome::Solved {
             path, generated, ..
         } = outcome
         else {
             return Err(EngineError::Unsolvable);
         };
-        let geometry = super::Geometry::new(&puzzle);
+        let geometry = Geometry::new(&puzzle);
         let kinds: Vec<Vec<u8>> = path
             .iter()
             .map(|key| {

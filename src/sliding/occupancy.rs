@@ -13,8 +13,6 @@
 //! no bit of a mover tried one step from a place where it fits leaves the window. Boards whose
 //! window is wider than 64 cells go by the cells.
 
-use super::pack::{Block, State};
-
 /// The bit masks of a geometry whose window fits in 64 bits.
 #[derive(Clone, Debug)]
 pub struct Occupancy {
@@ -62,10 +60,11 @@ impl Occupancy {
         self.live
     }
 
-    /// The cells of `state` that are not empty: all but its empty cells (as unpacked).
+    /// The cells of a configuration that are not empty: all but `empties`, the padded indices
+    /// of its empty cells.
     #[inline]
-    pub fn of(&self, state: &State) -> u64 {
-        state.empties.iter().fold(u64::MAX, |bits, &p| {
+    pub fn of(&self, empties: &[u32]) -> u64 {
+        empties.iter().fold(u64::MAX, |bits, &p| {
             bits & !(1 << ((p as usize).wrapping_sub(self.base) & 63))
         })
     }
@@ -76,11 +75,11 @@ impl Occupancy {
         self.shape[kind & 15]
     }
 
-    /// The cells of `block`.
+    /// The cells of a block of kind `kind` anchored on padded cell `anchor`.
     #[inline]
-    pub fn mask(&self, block: Block) -> u64 {
-        let at = (block.anchor as usize).wrapping_sub(self.base) & 63;
-        self.shape[usize::from(block.kind) & 15] << at
+    pub fn mask(&self, kind: u8, anchor: u32) -> u64 {
+        let at = (anchor as usize).wrapping_sub(self.base) & 63;
+        self.shape[usize::from(kind) & 15] << at
     }
 
     /// Whether the cells `mask`, displaced by `delta`, meet none of `others`.

@@ -23,7 +23,6 @@
 
 use super::occupancy::Occupancy;
 use super::spec::{Layout, Puzzle};
-use super::units::NO_CELL;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Cell value of the border and of dead cells.
@@ -34,6 +33,9 @@ pub const PADDED_MAX: usize = 1024;
 
 /// Masks an index into a cell array (a no-op for the indices of a padded board).
 pub const CELL_MASK: usize = PADDED_MAX - 1;
+
+/// No neighbour (a wall or a dead cell) in [`Geometry::steps`].
+pub const NO_CELL: u16 = u16::MAX;
 
 /// The fixed part of a puzzle.
 #[derive(Clone, Debug)]
@@ -72,7 +74,7 @@ pub struct Geometry {
     /// Offsets for moving right, left, down, up (the seed's `delta`).
     pub dirs: [i32; 4],
     /// `steps[i][k]`: the live cell one step from live cell `i` in direction `dirs[k]`, by
-    /// its position in `live`, or [`super::units::NO_CELL`].
+    /// its position in `live`, or [`NO_CELL`].
     pub steps: Vec<[u16; 4]>,
     /// `fronts[k][i]`: the offsets of kind `k`'s cells whose neighbour in direction `dirs[i]`
     /// is not part of the shape — the only cells that can bump into anything on a step.
@@ -109,7 +111,7 @@ pub struct Block {
 /// [`Geometry::state_of`]) and are not updated when blocks are moved: `rank[p]` is the number
 /// of nybbles packing writes before reaching padded cell `p`, and `nybble_cells` the cells
 /// that packing writes a nybble for, as [`Occupancy`] bits (so a successor's key can be
-/// rewritten from its parent's where they differ, see [`super::keys`]: by the bits when
+/// rewritten from its parent's where they differ, see [`super::moves::keys`]: by the bits when
 /// [`Geometry::key_bits`] has them, which unpacking then keeps instead of the ranks; else by
 /// the ranks); `empties` lists the empty live cells in row-major order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,6 +132,18 @@ pub const SKIP: u8 = 0xff;
 pub fn nybble(key: &[u64], i: usize) -> u8 {
     let word = key.get(i >> 4).copied().unwrap_or(0);
     ((word >> (60 - 4 * (i & 15))) & 0xf) as u8
+}
+
+/// Shift of nybble `i` in its word.
+#[inline]
+pub fn shift(i: usize) -> u32 {
+    (60 - 4 * (i & 15)) as u32
+}
+
+/// Word of nybble `i` in a `W`-word key (`W` is a power of two above every nybble's word).
+#[inline]
+pub fn word<const W: usize>(i: usize) -> usize {
+    (i >> 4) & (W - 1)
 }
 
 impl Geometry {
@@ -271,7 +285,8 @@ impl Geometry {
     }
 
     /// The occupancy bits when a key is one word and its cells fit in them: then successor keys
-    /// are rewritten by [`State::nybble_cells`] ([`super::keys`]), and unpacking keeps no ranks.
+    /// are rewritten by [`State::nybble_cells`] ([`super::moves::keys`]), and unpacking keeps
+    /// no ranks.
     pub fn key_bits(&self) -> Option<&Occupancy> {
         self.occupancy.as_ref().filter(|_| self.words == 1)
     }

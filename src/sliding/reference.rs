@@ -9,8 +9,7 @@
 //! styles 3–5 and meant for small puzzles only.
 
 use super::pack::Geometry;
-use super::spec::{Layout, Puzzle};
-use super::Style;
+use super::spec::{Layout, Puzzle, Style};
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// A configuration: sorted blocks `(kind, row, column)`.

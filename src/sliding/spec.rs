@@ -20,6 +20,9 @@
 //! many and at most the start's number of empty cells, and there is at least one block.
 //! Everything else is an [`SpecError`] naming the line and the problem; nothing here panics on
 //! input.
+//!
+//! The six move styles of section 3 ([`Style`]), which the command line names beside the
+//! puzzle, are defined here too, for every file after this one.
 
 /// Boards have at most this many cells (as in the original's `maxsize`).
 pub const MAX_CELLS: usize = 256;
@@ -173,6 +176,24 @@ pub enum Problem {
     },
     #[error("no configuration can match this stop: it wants {stop} empty cells, but the start has {start}")]
     TooManyEmpty { start: usize, stop: usize },
+}
+
+/// A move style, 0 to 5 (section 3 of the seed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Style(pub u8);
+
+impl Style {
+    pub const ALL: [Style; 6] = [Style(0), Style(1), Style(2), Style(3), Style(4), Style(5)];
+
+    /// A style from its number; `None` outside 0..=5.
+    pub fn new(number: u8) -> Option<Style> {
+        (number <= 5).then_some(Style(number))
+    }
+
+    /// Whether several blocks may move together.
+    pub fn superpieces(self) -> bool {
+        self.0 >= 3
+    }
 }
 
 /// The hex name of kind `k` (1..=15).

@@ -31,30 +31,18 @@
 //! instead of 208M for the whole search).
 //!
 //! Invariant: the key shown for a move equals `State::pack` of the state showing the move
-//! (checked against it over random walks in the tests below).
+//! (checked against it over random walks in the tests of [`super`]).
 
-use super::moves::{Next, Sink};
-use super::occupancy::Occupancy;
-use super::pack::{Block, Geometry, State, CELL_MASK, SKIP};
+use super::walk::{Next, Sink};
+use crate::sliding::occupancy::Occupancy;
+use crate::sliding::pack::{shift, word, Block, Geometry, State, CELL_MASK, SKIP};
 
-/// The sink of [`super::moves::Mover::successor_keys`]: `emit` gets each successor's key.
+/// The sink of [`super::Mover::successor_keys`]: `emit` gets each successor's key.
 pub struct KeySink<const W: usize, F> {
     parent: [u64; W],
     emit: F,
     /// The single block being moved has its heads taken off the board (not its cells).
     heads_lifted: bool,
-}
-
-/// Shift of nybble `i` in its word.
-#[inline]
-pub(super) fn shift(i: usize) -> u32 {
-    (60 - 4 * (i & 15)) as u32
-}
-
-/// Word of nybble `i` in a `W`-word key (`W` is a power of two above every nybble's word).
-#[inline]
-pub(super) fn word<const W: usize>(i: usize) -> usize {
-    (i >> 4) & (W - 1)
 }
 
 impl<const W: usize, F> KeySink<W, F>
@@ -437,128 +425,5 @@ where
             put_heads(geometry, state, movers[0], 0);
             self.heads_lifted = false;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::sliding::moves::{Mover, Next};
-    use crate::sliding::pack::Geometry;
-    use crate::sliding::{Puzzle, Style};
-
-    /// Walks at random from the start; at each configuration the keys of
-    /// [`Mover::successor_keys`] are exactly the packed states of [`Mover::successors`], in
-    /// the same order, and the state is left as it was. With the geometry's occupancy bits when it
-    /// has them, and cell by cell.
-    fn check<const W: usize>(puzzle: &Puzzle, steps: usize, seed: u64) {
-        let geometry = Geometry::new(puzzle);
-        check_with::<W>(puzzle, &geometry.clone().by_cells(), steps, seed);
-        check_with::<W>(puzzle, &geometry, steps, seed);
-    }
-
-    fn check_with<const W: usize>(puzzle: &Puzzle, geometry: &Geometry, steps: usize, seed: u64) {
-        assert!(geometry.words <= W);
-        if geometry.key_bits().is_some() && W != 1 {
-            // One-word keys on such boards are rewritten by bits, in sinks of one word (and
-            // unpacking keeps no ranks for the others).
-            return;
-        }
-        let mut rng = seed;
-        let mut next_random = move |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
-        let mut mover = Mover::new();
-        for style in Style::ALL {
-            let mut key = geometry.key_of(&puzzle.start);
-            let mut state = geometry.empty_state();
-            for _ in 0..steps {
-                let words: [u64; W] = std::array::from_fn(|w| key.get(w).copied().unwrap_or(0));
-                state.unpack(geometry, &key);
-                let before = state.clone();
-                let mut packed = Vec::new();
-                mover.successors(geometry, &mut state, style, |next, _, _| {
-                    packed.push(next.pack::<W>(geometry));
-                    true
-                });
-                assert_eq!(state, before);
-                let mut rewritten = Vec::new();
-                mover.successor_keys(geometry, &mut state, &words, style, |next| {
-                    rewritten.push(*next);
-                    Next::Explore
-                });
-                assert_eq!(state, before);
-                assert_eq!(
-                    rewritten,
-                    packed,
-                    "style {} from {}",
-                    style.0,
-                    geometry.key_hex(&key)
-                );
-                if packed.is_empty() {
-                    break;
-                }
-                key = packed[next_random(packed.len())][..geometry.words].to_vec();
-            }
-        }
-    }
-
-    #[test]
-    fn rewritten_keys_are_the_packed_successors() {
-        let data = |name: &str| {
-            let text = std::fs::read_to_string(format!(
-                "{}/tests/data/sliding/{name}.txt",
-                env!("CARGO_MANIFEST_DIR")
-            ))
-            .expect("test data");
-            Puzzle::parse(text.as_bytes()).expect("valid")
-        };
-        for (name, seed) in [
-            ("klotski", 1),
-            ("century", 2),
-            ("silly", 3),
-            ("pennant", 4),
-            ("eight_puzzle", 5),
-            ("twins_corridor", 6),
-        ] {
-            check::<1>(&data(name), 300, seed);
-            check::<2>(&data(name), 100, seed + 10);
-        }
-        check::<4>(&data("fifteen_puzzle_d15"), 40, 7);
-    }
-
-    #[test]
-    fn windows_wider_than_the_copy_are_rewritten_in_place() {
-        // A block four rows tall on a board 31 cells wide: its window spans more than the
-        // 64 cells `KeySink::buffered` copies, and so may long moves of the single cells.
-        let text = "4 x 30 (tall)\n1 = 1/1/1/1\n2 = 1\n1202002000000020000000000000002\n";
-        let puzzle = Puzzle::parse_with(text.as_bytes(), true).expect("valid");
-        let geometry = Geometry::new(&puzzle);
-        assert!(geometry.extent[1] >= 64);
-        assert!(geometry.words > 4);
-        check::<8>(&puzzle, 200, 11);
-    }
-
-    /// Single-cell blocks with several empty cells, dead cells and keys of two words: the
-    /// successors read off the key ([`crate::sliding::units`]) in every style.
-    #[test]
-    fn unit_moves_read_off_two_word_keys() {
-        let text = "3 x 7 (units)\n1 = 1\n2 = 1\n12001x0210002100x0012\n12001x0210002100x0012\n";
-        let puzzle = Puzzle::parse(text.as_bytes()).expect("valid");
-        assert_eq!(Geometry::new(&puzzle).words, 2);
-        check::<2>(&puzzle, 300, 12);
-        check::<4>(&puzzle, 100, 13);
-    }
-
-    #[test]
-    fn rewritten_keys_span_several_words() {
-        // Mixed shapes in 18 nybbles: windows cross the word boundary.
-        let text = "4 x 7 (wide)\n1 = 11/11\n2 = 1/1\n3 = 11\n4 = 1\n120340402030140040\n";
-        let puzzle = Puzzle::parse_with(text.as_bytes(), true).expect("valid");
-        assert_eq!(Geometry::new(&puzzle).nybbles, 18);
-        check::<2>(&puzzle, 400, 9);
-        check::<4>(&puzzle, 100, 10);
     }
 }

@@ -5,7 +5,7 @@
 //! arc from the same vertex skipped only when it is the latest one). It works for any number
 //! of blocks, and is the standard the bit-set version ([`super::bits`]) is tested against.
 
-use super::{backup, Walls};
+use super::walls::{backup, Walls};
 use crate::sliding::pack::{Geometry, State, CELL_MASK, PADDED_MAX};
 
 /// Room for the vertices: the stuck vertex and at most 256 blocks.

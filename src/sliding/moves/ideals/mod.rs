@@ -20,13 +20,17 @@
 //! Two implementations give the same superpieces in the same order: [`lists::Lists`], the
 //! seed's linked lists for any number of blocks, and [`bits::Bits`], bit sets for at most 63
 //! blocks (every puzzle of the test data), several times faster. [`Ideals`] picks one, and
-//! on n-puzzles remembers what it found for each layout of empty cells ([`layouts`]).
+//! on n-puzzles remembers what it found for each layout of empty cells ([`layouts`]). What both
+//! backtracks share (the stuck vertex's cells, the step back) is in `walls.rs`, below them.
+
+mod walls;
 
 pub mod bits;
-mod layouts;
 pub mod lists;
 
-use super::pack::{Geometry, State, PADDED_MAX};
+mod layouts;
+
+use crate::sliding::pack::{Geometry, State};
 use bits::Bits;
 use layouts::{Known, Layouts};
 use lists::Lists;
@@ -54,7 +58,7 @@ impl Ideals {
             .occupancy
             .as_ref()
             .filter(|_| geometry.all_unit)
-            .map(|bits| bits.of(state));
+            .map(|bits| bits.of(&state.empties));
         if let Some(layout) = layout {
             self.layouts.serve(geometry);
             self.known = self.layouts.get(layout);
@@ -112,15 +116,6 @@ fn walk(
     }
 }
 
-/// Where the backtrack goes after the leaf below level `l` with its vertex included (section
-/// 50's `backup`): the latest level whose vertex was excluded, to include it now; `None` when
-/// there is none, and the backtrack is over.
-fn backup(decision: &[bool], l: usize) -> Option<usize> {
-    (0..l)
-        .rev()
-        .find(|&level| decision.get(level) == Some(&false))
-}
-
 /// Every superpiece that `for_each` shows, as (direction, sorted blocks): how the
 /// implementations are compared with each other in the tests.
 pub fn listing(
@@ -134,49 +129,6 @@ pub fn listing(
         true
     });
     seen
-}
-
-/// The cells of the stuck vertex that can have arcs, from the highest down, for shifts by a
-/// row (`cells[0]`) and by a column (`cells[1]`): walls and dead cells `k` with a live cell at
-/// `k − del` (the others only meet the stuck vertex itself). They depend on the board only.
-#[derive(Default)]
-struct Walls {
-    /// The [`Geometry::id`] of the board they were found for (0 for none).
-    geometry: u64,
-    cells: [Vec<i32>; 2],
-    /// The walls and dead cells `k` with a live cell at `k + del`, on which the stuck vertex's
-    /// arcs land, for each side.
-    facing: [Vec<i32>; 2],
-}
-
-impl Walls {
-    /// Finds the walls of `geometry`'s board unless known; true when they were found afresh.
-    fn update(&mut self, geometry: &Geometry) -> bool {
-        if self.geometry == geometry.id {
-            return false;
-        }
-        let cells = geometry.padded.min(PADDED_MAX);
-        self.geometry = geometry.id;
-        let mut live = vec![false; cells];
-        for &p in &geometry.live {
-            live[p as usize] = true;
-        }
-        let first_cell = geometry.stride;
-        for (walls, del) in self.cells.iter_mut().zip([geometry.stride, 1]) {
-            *walls = (first_cell..cells)
-                .rev()
-                .filter(|&k| !live[k] && live[k - del])
-                .map(|k| k as i32)
-                .collect();
-        }
-        for (facing, del) in self.facing.iter_mut().zip([geometry.stride, 1]) {
-            *facing = (0..cells - del)
-                .filter(|&k| !live[k] && live[k + del])
-                .map(|k| k as i32)
-                .collect();
-        }
-        true
-    }
 }
 
 #[cfg(test)]
@@ -277,11 +229,20 @@ mod tests {
 
     #[test]
     fn superpieces_are_exactly_the_sets_that_can_shift() {
-        check(include_str!("../../../tests/data/sliding/klotski.txt"), 300);
-        check(include_str!("../../../tests/data/sliding/silly.txt"), 300);
-        check(include_str!("../../../tests/data/sliding/pennant.txt"), 300);
         check(
-            include_str!("../../../tests/data/sliding/eight_puzzle.txt"),
+            include_str!("../../../../tests/data/sliding/klotski.txt"),
+            300,
+        );
+        check(
+            include_str!("../../../../tests/data/sliding/silly.txt"),
+            300,
+        );
+        check(
+            include_str!("../../../../tests/data/sliding/pennant.txt"),
+            300,
+        );
+        check(
+            include_str!("../../../../tests/data/sliding/eight_puzzle.txt"),
             300,
         );
     }
@@ -336,7 +297,7 @@ mod tests {
     #[test]
     fn n_puzzle_superpieces_are_remembered_by_layout() {
         let mut ideals = Ideals::default();
-        let eight = include_str!("../../../tests/data/sliding/eight_puzzle.txt");
+        let eight = include_str!("../../../../tests/data/sliding/eight_puzzle.txt");
         let layouts = layouts_and_order(&mut ideals, eight, 6);
         assert!(layouts.len() >= 5, "{layouts:?}");
         assert_eq!(ideals.layouts.len(), layouts.len());
@@ -345,7 +306,7 @@ mod tests {
         assert!(ideals.layouts.len() < layouts.len());
         // Other puzzles remember nothing.
         let held = ideals.layouts.len();
-        let klotski = include_str!("../../../tests/data/sliding/klotski.txt");
+        let klotski = include_str!("../../../../tests/data/sliding/klotski.txt");
         layouts_and_order(&mut ideals, klotski, 3);
         assert_eq!(ideals.layouts.len(), held);
     }

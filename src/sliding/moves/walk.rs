@@ -1,38 +1,21 @@
-//! Move generation in the six styles of section 3 of the seed, in the seed's order.
+//! One mover's moves: the displacements a mover reaches from where it stands, in the seed's
+//! order, each shown to a [`Sink`], which answers what [`Next`].
 //!
-//! A move shifts a *mover* — one block (styles 0–2) or a superpiece (styles 3–5, see
-//! [`super::ideals`]) — by a displacement `δ` (a padded index offset) while every other
-//! block stays put. Styles 0 and 3 take one unit step; 1 and 4 any number of unit steps in one
-//! direction; 2 and 5 any sequence of unit steps. A mover of several blocks is lifted off the
-//! board, tried at each displacement, and put back; a single block stays on the board while it
-//! is tried, its own cells counting as empty, and is shown at a displacement only to emit the
-//! move. Every intermediate displacement must be a legal place for the mover, so a step never
-//! leaves the padded board. Whether the mover fits is one test on the configuration's
-//! [`super::occupancy`] bits when the board has them (boards of up to about 64 padded cells),
-//! else a look at the cells its front meets.
+//! A mover of several blocks is lifted off the board, tried at each displacement, and put
+//! back; a single block stays on the board while it is tried, its own cells counting as empty,
+//! and is shown at a displacement only to emit the move. Every intermediate displacement must
+//! be a legal place for the mover, so a step never leaves the padded board. Whether the mover
+//! fits is one test on the configuration's [`Occupancy`] bits when the board has them (boards
+//! of up to about 64 padded cells), else a look at the cells its front meets.
 //!
-//! Movers come in the seed's order (sections 42 and 57), and styles 2 and 5 explore a mover's
-//! displacements depth first as its recursion does (section 45), so that the search numbers new
-//! configurations exactly as SLIDING does. Like the seed, the search may *prune* a path at a
-//! configuration of a smaller distance (section 44: whatever lies beyond it is reached from it
-//! directly). Unlike the seed, the visited marks are private to each mover: the seed asks its
-//! global table instead, which also stops where a *different* mover got first from the same
-//! source, and can leave a configuration one move too far (see `mod.rs`). Invariant: without
-//! pruning, each displacement reachable by a mover is emitted exactly once per mover, so the
-//! successors of a configuration are exactly the configurations one move away (possibly
-//! several times, when different movers give the same configuration).
-//!
-//! Each move is shown to a [`Sink`]: [`Mover::successors`] shows the state after the move,
-//! [`Mover::successor_keys`] the successor's key rewritten from the parent's ([`super::keys`])
-//! or, for n-puzzles in styles 0–2, made directly ([`super::units`]); both see the moves in the
-//! same order (checked in the tests of [`super::keys`]).
+//! A step is one displacement, a line goes on in its direction while the mover fits, and a
+//! path is explored depth first as the seed's recursion does (section 45). Invariant: the
+//! visited marks are private to each mover and forgotten with each configuration, so without
+//! pruning each displacement reachable by a mover is shown exactly once per mover.
 
-use super::ideals::Ideals;
-use super::keys::KeySink;
-use super::occupancy::Occupancy;
-use super::pack::{Geometry, State, CELL_MASK, WALL};
-use super::units;
-use super::Style;
+use crate::sliding::occupancy::Occupancy;
+use crate::sliding::pack::{Geometry, State, CELL_MASK};
+use crate::sliding::spec::Style;
 
 /// A set of blocks (at most 256, as there are at most 256 cells), as a bit set.
 pub type BlockSet = [u64; 4];
@@ -55,17 +38,10 @@ pub enum Next {
     Prune,
 }
 
-/// Reusable scratch space for generating moves.
-pub struct Mover {
-    walker: Walker,
-    members: Vec<u16>,
-    ideals: Ideals,
-}
-
 /// Where the moves go. The walk decides which displacements are legal and in what order; the
-/// sink is shown each of them, either with the state showing the move ([`Mover::successors`])
-/// or as the successor's key computed from the parent's ([`Mover::successor_keys`]), and
-/// answers what next.
+/// sink is shown each of them, either with the state showing the move
+/// ([`super::Mover::successors`]) or as the successor's key computed from the parent's
+/// ([`super::Mover::successor_keys`]), and answers what next.
 pub trait Sink {
     /// Single block `movers[0]` is on the board at its recorded anchor and fits displaced by
     /// `delta` (its own cells counting as empty).
@@ -107,50 +83,9 @@ pub trait Sink {
     }
 }
 
-/// The sink of [`Mover::generate_states`]: shows the state after each move to `emit`.
-struct ShowState<F>(F);
-
-impl<F> Sink for ShowState<F>
-where
-    F: FnMut(&State, &[u16], i32) -> Next,
-{
-    #[inline]
-    fn show_one(
-        &mut self,
-        geometry: &Geometry,
-        state: &mut State,
-        movers: &[u16],
-        delta: i32,
-    ) -> Next {
-        let b = movers[0];
-        let anchor = state.blocks[usize::from(b)].anchor;
-        state.clear_block(geometry, b);
-        state.blocks[usize::from(b)].anchor = (anchor as i32 + delta) as u32;
-        state.put_block(geometry, b);
-        let next = (self.0)(state, movers, delta);
-        state.clear_block(geometry, b);
-        state.blocks[usize::from(b)].anchor = anchor;
-        state.put_block(geometry, b);
-        next
-    }
-
-    #[inline]
-    fn show_lifted(
-        &mut self,
-        geometry: &Geometry,
-        state: &mut State,
-        movers: &[u16],
-        delta: i32,
-    ) -> Next {
-        drop_at(geometry, state, movers, delta);
-        let next = (self.0)(state, movers, delta);
-        lift(geometry, state, movers, delta);
-        next
-    }
-}
-
 /// Scratch space for moving one mover around.
-struct Walker {
+#[derive(Default)]
+pub(super) struct Walker {
     /// Per mover seen from the current configuration, in order (its slot): its blocks.
     /// `marks[slot][padded + δ] == generation` when displacement `δ` was reached by that mover.
     trails: Vec<BlockSet>,
@@ -171,7 +106,7 @@ pub(super) enum Reach {
 }
 
 impl Reach {
-    fn of(style: Style) -> Reach {
+    pub(super) fn of(style: Style) -> Reach {
         match style.0 % 3 {
             0 => Reach::Step,
             1 => Reach::Line,
@@ -180,176 +115,9 @@ impl Reach {
     }
 }
 
-impl Default for Mover {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Mover {
-    pub fn new() -> Mover {
-        Mover {
-            walker: Walker {
-                trails: Vec::new(),
-                singles: Vec::new(),
-                marks: Vec::new(),
-                generation: 0,
-                stack: Vec::new(),
-            },
-            members: Vec::new(),
-            ideals: Ideals::default(),
-        }
-    }
-
-    /// Calls `emit(state, movers, δ)` for every move of `style` from `state` until it returns
-    /// `false` (asking to stop), with `state` showing the configuration after the move; `state`
-    /// is restored afterwards. Every configuration one move away is emitted at least once.
-    pub fn successors<F>(
-        &mut self,
-        geometry: &Geometry,
-        state: &mut State,
-        style: Style,
-        mut emit: F,
-    ) where
-        F: FnMut(&State, &[u16], i32) -> bool,
-    {
-        self.generate_states(geometry, state, style, |after, movers, delta| {
-            if emit(after, movers, delta) {
-                Next::Explore
-            } else {
-                Next::Stop
-            }
-        });
-    }
-
-    /// Every move of `style` in the seed's order (see `Mover::generate`), showing the state
-    /// after it; `emit` answers what next.
-    pub fn generate_states<F>(
-        &mut self,
-        geometry: &Geometry,
-        state: &mut State,
-        style: Style,
-        emit: F,
-    ) where
-        F: FnMut(&State, &[u16], i32) -> Next,
-    {
-        self.generate(geometry, state, style, &mut ShowState(emit));
-    }
-
-    /// Calls `emit(key)` with the key of every move of `style` from the configuration `key`,
-    /// in the order of `Mover::generate`. `state` is scratch space, unpacked from `key` when
-    /// the moves need it: n-puzzles in styles 0–2 go by the key alone ([`units`]).
-    pub fn successor_keys<const W: usize, F>(
-        &mut self,
-        geometry: &Geometry,
-        state: &mut State,
-        key: &[u64; W],
-        style: Style,
-        emit: F,
-    ) where
-        F: FnMut(&[u64; W]) -> Next,
-    {
-        let reach = Reach::of(style);
-        let empties = geometry.nybbles - geometry.block_count;
-        // With one empty cell, a path of a single-cell block is the one step onto it.
-        if geometry.all_unit && !style.superpieces() && (reach != Reach::Path || empties == 1) {
-            let reach = if reach == Reach::Path {
-                Reach::Step
-            } else {
-                reach
-            };
-            return units::successor_keys(geometry, key, reach, emit);
-        }
-        state.unpack(geometry, key);
-        self.generate(geometry, state, style, &mut KeySink::new(*key, emit));
-    }
-
-    /// Shows every move of `style` from `state` to `sink` in the seed's order, as long as it
-    /// does not answer [`Next::Stop`]; along paths (styles 2 and 5), a configuration answered
-    /// with [`Next::Prune`] is not looked beyond. The order (section 42): in styles 0–2, for
-    /// each direction right, left, down, up, every block in the seed's numbering (the last in
-    /// row-major order first); in styles 3–5, the superpieces in the order of [`Ideals`]. A path
-    /// is explored depth first, in the directions right, left, down, up, never straight back;
-    /// a displacement already reached by the same mover (from this configuration) is not
-    /// reached again — unlike the seed, which asks its table and so also stops where a
-    /// *different* mover got first (section 44's defect).
-    fn generate<S: Sink>(
-        &mut self,
-        geometry: &Geometry,
-        state: &mut State,
-        style: Style,
-        sink: &mut S,
-    ) {
-        let reach = Reach::of(style);
-        self.walker.next_configuration(geometry);
-        // The occupancy bits and the configuration's; in style 3 every move is a superpiece's
-        // one step, known to fit: nothing to test.
-        let bits = geometry
-            .occupancy
-            .as_ref()
-            .filter(|_| style.0 != 3)
-            .map(|bits| (bits, bits.of(state)));
-        let mut movers = std::mem::take(&mut self.members);
-        if style.0 < 3 {
-            // `candidates[k]`: the blocks that may step in direction `k`; `fitted` when they
-            // are known to.
-            let mut candidates = [BlockSet::default(); 4];
-            let fitted = match bits {
-                Some((bits, occupied)) => {
-                    // By the bits, exactly the blocks that can take a step in direction `k`:
-                    // every block is tried in every direction, without a branch (whether a
-                    // block fits is what the predictor keeps missing), and the window's at
-                    // most 64 cells hold at most 64 blocks.
-                    for (b, &block) in state.blocks.iter().enumerate() {
-                        let mine = bits.mask(block);
-                        let others = occupied & !mine;
-                        for (k, &dir) in geometry.dirs.iter().enumerate() {
-                            let fits = Occupancy::clear(mine, dir, others);
-                            candidates[k][0] |= u64::from(fits) << (b & 63);
-                        }
-                    }
-                    true
-                }
-                None => {
-                    // Only a block with an empty cell just beyond it can step that way.
-                    for &p in &state.empties {
-                        for (k, &dir) in geometry.dirs.iter().enumerate() {
-                            let v = state.cells[(p as i32 - dir) as usize & CELL_MASK];
-                            if v != 0 && v != WALL {
-                                insert(&mut candidates[k], usize::from(v - 1));
-                            }
-                        }
-                    }
-                    false
-                }
-            };
-            'directions: for (k, candidates) in candidates.iter().enumerate() {
-                for b in descending(candidates) {
-                    movers.clear();
-                    movers.push(b);
-                    if !self
-                        .walker
-                        .travel(geometry, state, &movers, k, reach, fitted, bits, sink)
-                    {
-                        break 'directions;
-                    }
-                }
-            }
-        } else {
-            // Superpieces one at a time, in the seed's order (there can be astronomically many).
-            self.ideals.prepare(geometry, state);
-            let walker = &mut self.walker;
-            self.ideals.for_each(geometry, |k, movers| {
-                walker.travel(geometry, state, movers, k, reach, true, bits, sink)
-            });
-        }
-        self.members = movers;
-    }
-}
-
 impl Walker {
     /// Forgets the displacements reached from the previous configuration.
-    fn next_configuration(&mut self, geometry: &Geometry) {
+    pub(super) fn next_configuration(&mut self, geometry: &Geometry) {
         self.trails.clear();
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
@@ -487,7 +255,7 @@ impl Walker {
     /// the board has them: then fits are tested on bits rather than on the cells.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn travel<S: Sink>(
+    pub(super) fn travel<S: Sink>(
         &mut self,
         geometry: &Geometry,
         state: &mut State,
@@ -502,7 +270,7 @@ impl Walker {
             let block = state.blocks[usize::from(*single)];
             let go = match bits {
                 Some((bits, occupied)) => {
-                    let mine = bits.mask(block);
+                    let mine = bits.mask(block.kind, block.anchor);
                     let others = occupied & !mine;
                     let fits =
                         |_: &State, delta: i32, _: usize| Occupancy::clear(mine, delta, others);
@@ -532,9 +300,10 @@ impl Walker {
         }
         match bits {
             Some((bits, occupied)) => {
-                let mine = movers
-                    .iter()
-                    .fold(0, |mine, &b| mine | bits.mask(state.blocks[usize::from(b)]));
+                let mine = movers.iter().fold(0, |mine, &b| {
+                    let block = state.blocks[usize::from(b)];
+                    mine | bits.mask(block.kind, block.anchor)
+                });
                 let others = occupied & !mine;
                 let fits = |_: &State, delta: i32, _: usize| Occupancy::clear(mine, delta, others);
                 let lift = sink.reads_board(geometry);
@@ -632,7 +401,7 @@ impl Walker {
 }
 
 /// The members of a set from the largest down (the seed's block order).
-fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
+pub(super) fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
     (0..4).rev().flat_map(move |w| {
         let mut bits = set[w];
         std::iter::from_fn(move || {
@@ -649,7 +418,7 @@ fn descending(set: &BlockSet) -> impl Iterator<Item = u16> + '_ {
 /// Clears the cells of `movers`, which stand displaced by `delta` from their anchors' record;
 /// their anchors go back to the undisplaced places.
 #[inline]
-fn lift(geometry: &Geometry, state: &mut State, movers: &[u16], delta: i32) {
+pub(super) fn lift(geometry: &Geometry, state: &mut State, movers: &[u16], delta: i32) {
     for &b in movers {
         state.clear_block(geometry, b);
         let block = &mut state.blocks[usize::from(b)];
@@ -673,7 +442,7 @@ fn fits(geometry: &Geometry, state: &State, movers: &[u16], delta: i32, k: usize
 
 /// Puts the lifted `movers` down at displacement `delta`, updating their anchors.
 #[inline]
-fn drop_at(geometry: &Geometry, state: &mut State, movers: &[u16], delta: i32) {
+pub(super) fn drop_at(geometry: &Geometry, state: &mut State, movers: &[u16], delta: i32) {
     for &b in movers {
         let block = &mut state.blocks[usize::from(b)];
         block.anchor = (block.anchor as i32 + delta) as u32;

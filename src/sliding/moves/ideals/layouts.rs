@@ -12,7 +12,7 @@
 //! members past [`ROOM`], or [`ROOM`] layouts are held, no more layouts are remembered, and
 //! the others are found afresh each time.
 
-use super::super::pack::Geometry;
+use crate::sliding::pack::Geometry;
 use rustc_hash::FxHashMap;
 
 /// The most members (and the most layouts) remembered: at most about half a megabyte in all

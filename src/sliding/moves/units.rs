@@ -7,18 +7,14 @@
 //! its new cell. No cell is ever skipped, so nybble `i` is always live cell `i`: the moves are
 //! read off the key itself, without unpacking it.
 //!
-//! Invariant: the keys come in the order of [`super::moves::Mover::successors`] — direction by
+//! Invariant: the keys come in the order of [`super::Mover::successors`] — direction by
 //! direction, the blocks within a direction from the largest number down, which is from the
 //! last cell back, as blocks are numbered in cell order. Style 2 comes here only when there is
 //! a single empty cell: then every path is the one step onto it, in the order of style 0. The
-//! tests of [`super::keys`] check it against the general generator.
+//! tests of [`super`] check it against the general generator.
 
-use super::keys::{shift, word};
-use super::moves::{Next, Reach};
-use super::pack::Geometry;
-
-/// No neighbour (a wall or a dead cell) in [`Geometry::steps`].
-pub const NO_CELL: u16 = u16::MAX;
+use super::walk::{Next, Reach};
+use crate::sliding::pack::{shift, word, Geometry, NO_CELL};
 
 /// Nybble `i` of a key of `W` words.
 #[inline]

@@ -20,7 +20,7 @@
 //! [`super::lists::Lists`] (checked on every configuration near the starts of the test
 //! puzzles, and on random puzzles).
 
-use super::{backup, Walls};
+use super::walls::{backup, Walls};
 use crate::sliding::pack::{Block, Geometry, State, CELL_MASK, PADDED_MAX, WALL};
 
 /// Room for the vertices: the stuck vertex and at most 63 blocks, one bit each.
