@@ -94,7 +94,7 @@ impl Ideals {
         }
         // One instance of each implementation for every caller (and for the recording of
         // layouts): a call per superpiece costs less than copies of the backtrack cost room in
-        // the binary (and memory: see .cargo/hot-text.ld).
+        // the binary (and in resident memory: code is mapped in 64 KB windows).
         let visit: &mut dyn FnMut(usize, &[u16]) -> bool = &mut visit;
         walk(&mut self.bits, &mut self.lists, self.small, geometry, visit)
     }
