@@ -198,6 +198,28 @@ where
         key
     }
 
+    /// The successor's key by the first quick way that applies: by the occupancy bits, by the
+    /// units' nybbles, or in the 64-cell copy (`on_board`: the movers' heads are still on the
+    /// board); `None` when only the window on the board will do. Always inlined: left to
+    /// itself the compiler does not, and the 8-puzzle in style 4 takes 9% more instructions.
+    #[inline(always)]
+    fn quick(
+        &self,
+        geometry: &Geometry,
+        state: &State,
+        movers: &[u16],
+        delta: i32,
+        on_board: bool,
+    ) -> Option<[u64; W]> {
+        if let Some(bits) = Self::bits_for(geometry) {
+            return Some(self.by_bits(bits, state, movers, delta));
+        }
+        if all_unit(geometry, state, movers) {
+            return Some(self.unit_moves(state, movers, delta));
+        }
+        self.buffered(geometry, state, movers, delta, on_board)
+    }
+
     /// The key with `movers` displaced by `delta`, computed in a copy of the window's heads,
     /// the state untouched: the movers' heads are cleared in the copy when `on_board` (else the
     /// state has none), and written displaced. `None` when the window is wider than the copy.
@@ -342,15 +364,7 @@ where
         movers: &[u16],
         delta: i32,
     ) -> Next {
-        if let Some(bits) = Self::bits_for(geometry) {
-            let key = self.by_bits(bits, state, movers, delta);
-            return (self.emit)(&key);
-        }
-        if all_unit(geometry, state, movers) {
-            let key = self.unit_moves(state, movers, delta);
-            return (self.emit)(&key);
-        }
-        if let Some(key) = self.buffered(geometry, state, movers, delta, !self.heads_lifted) {
+        if let Some(key) = self.quick(geometry, state, movers, delta, !self.heads_lifted) {
             return (self.emit)(&key);
         }
         // Else the block's heads come off the board, and back at `finish_one`.
@@ -371,15 +385,9 @@ where
         delta: i32,
     ) -> Next {
         // The lifting cleared the movers' heads.
-        let key = if let Some(bits) = Self::bits_for(geometry) {
-            self.by_bits(bits, state, movers, delta)
-        } else if all_unit(geometry, state, movers) {
-            self.unit_moves(state, movers, delta)
-        } else {
-            match self.buffered(geometry, state, movers, delta, false) {
-                Some(key) => key,
-                None => self.displaced(geometry, state, movers, delta),
-            }
+        let key = match self.quick(geometry, state, movers, delta, false) {
+            Some(key) => key,
+            None => self.displaced(geometry, state, movers, delta),
         };
         (self.emit)(&key)
     }
@@ -392,15 +400,7 @@ where
         movers: &[u16],
         delta: i32,
     ) -> Next {
-        if let Some(bits) = Self::bits_for(geometry) {
-            let key = self.by_bits(bits, state, movers, delta);
-            return (self.emit)(&key);
-        }
-        if all_unit(geometry, state, movers) {
-            let key = self.unit_moves(state, movers, delta);
-            return (self.emit)(&key);
-        }
-        if let Some(key) = self.buffered(geometry, state, movers, delta, true) {
+        if let Some(key) = self.quick(geometry, state, movers, delta, true) {
             return (self.emit)(&key);
         }
         // Only the heads take the step, and take it back.
