@@ -7,9 +7,8 @@
 //! `rank[lo]` to `rank[hi + 1]` need writing, from the successor's `heads` between `lo` and
 //! `hi` — where `rank[p]`, kept by [`State::unpack`], counts the nybbles before cell `p`.
 //!
-//! The successor's heads between `lo` and `hi` are made in a 64-cell copy of the parent's
-//! (the movers' old heads cleared, their new ones written), leaving the state alone; a window
-//! wider than that is made on the board and put back.
+//! The successor's heads between `lo` and `hi` are made on the board (the movers' old heads
+//! cleared, their new ones written) and put back afterwards.
 //!
 //! Movers that are single cells (every tile of an n-puzzle) need not even that: no cell is
 //! skipped before or after the move, so every rank stays, and the key changes only in the
@@ -35,7 +34,7 @@
 
 use super::walk::{Next, Sink};
 use crate::sliding::occupancy::Occupancy;
-use crate::sliding::pack::{shift, word, Block, Geometry, State, CELL_MASK, SKIP};
+use crate::sliding::pack::{shift, word, Geometry, State, CELL_MASK, SKIP};
 
 /// The sink of [`super::Mover::successor_keys`]: `emit` gets each successor's key.
 pub struct KeySink<const W: usize, F> {
@@ -198,10 +197,10 @@ where
         key
     }
 
-    /// The successor's key by the first quick way that applies: by the occupancy bits, by the
-    /// units' nybbles, or in the 64-cell copy (`on_board`: the movers' heads are still on the
-    /// board); `None` when only the window on the board will do. Always inlined: left to
-    /// itself the compiler does not, and the 8-puzzle in style 4 takes 9% more instructions.
+    /// The successor's key by the first quick way that applies: by the occupancy bits or by
+    /// the units' nybbles; `None` when only the window on the board will do. Always inlined:
+    /// left to itself the compiler does not, and the 8-puzzle in style 4 takes 9% more
+    /// instructions.
     #[inline(always)]
     fn quick(
         &self,
@@ -209,7 +208,6 @@ where
         state: &State,
         movers: &[u16],
         delta: i32,
-        on_board: bool,
     ) -> Option<[u64; W]> {
         if let Some(bits) = Self::bits_for(geometry) {
             return Some(self.by_bits(bits, state, movers, delta));
@@ -217,37 +215,7 @@ where
         if all_unit(geometry, state, movers) {
             return Some(self.unit_moves(state, movers, delta));
         }
-        self.buffered(geometry, state, movers, delta, on_board)
-    }
-
-    /// The key with `movers` displaced by `delta`, computed in a copy of the window's heads,
-    /// the state untouched: the movers' heads are cleared in the copy when `on_board` (else the
-    /// state has none), and written displaced. `None` when the window is wider than the copy.
-    #[inline]
-    fn buffered(
-        &self,
-        geometry: &Geometry,
-        state: &State,
-        movers: &[u16],
-        delta: i32,
-        on_board: bool,
-    ) -> Option<[u64; W]> {
-        let mut heads = [0u8; BUFFER];
-        if let Some(occupancy) = &geometry.occupancy {
-            // The occupancy window holds every cell a mover is ever shown on: the copy is that
-            // window, and the bounds come with writing the movers, in one pass over them.
-            let base = occupancy.base();
-            heads.copy_from_slice(&state.heads[base..base + BUFFER]);
-            let (lo, hi) = move_in_copy(geometry, state, &mut heads, base, movers, delta, on_board);
-            return Some(self.window(state, &heads, base, lo, hi));
-        }
-        let (lo, hi) = bounds(geometry, state, movers, delta);
-        heads.copy_from_slice(state.heads.get(lo..lo + BUFFER)?);
-        if hi - lo >= BUFFER {
-            return None;
-        }
-        move_in_copy(geometry, state, &mut heads, lo, movers, delta, on_board);
-        Some(self.window(state, &heads, lo, lo, hi))
+        None
     }
 }
 
@@ -261,46 +229,6 @@ fn rank(cells: u64, cell: usize) -> usize {
 #[inline]
 fn first_nybbles(n: usize) -> u64 {
     !(u64::MAX >> ((4 * n) & 63))
-}
-
-/// Cells of the copy [`KeySink::buffered`] works in.
-const BUFFER: usize = 64;
-
-/// Makes the successor's heads in `heads`, a copy of the state's from cell `origin` on: the
-/// movers' old heads cleared when `on_board` (else the state has none), their new ones
-/// written, displaced by `delta`. Returns the cells between which the movers and their
-/// displacement lie.
-#[inline]
-fn move_in_copy(
-    geometry: &Geometry,
-    state: &State,
-    heads: &mut [u8; BUFFER],
-    origin: usize,
-    movers: &[u16],
-    delta: i32,
-    on_board: bool,
-) -> (usize, usize) {
-    let at = |block: Block, delta: i32| block.anchor as i32 + delta - origin as i32;
-    if on_board {
-        for &b in movers {
-            let block = state.blocks[usize::from(b)];
-            for &off in &geometry.cover[usize::from(block.kind) & 15] {
-                heads[(at(block, 0) + off) as usize & (BUFFER - 1)] = 0;
-            }
-        }
-    }
-    let (mut lo, mut hi) = (i32::MAX, i32::MIN);
-    for &b in movers {
-        let block = state.blocks[usize::from(b)];
-        let kind = usize::from(block.kind) & 15;
-        lo = lo.min(block.anchor as i32);
-        hi = hi.max(block.anchor as i32 + geometry.extent[kind]);
-        for &off in &geometry.cover[kind] {
-            heads[(at(block, delta) + off) as usize & (BUFFER - 1)] = SKIP;
-        }
-        heads[at(block, delta) as usize & (BUFFER - 1)] = block.kind;
-    }
-    ((lo + delta.min(0)) as usize, (hi + delta.max(0)) as usize)
 }
 
 /// Whether every mover is a single cell (its key changes in two nybbles per mover).
@@ -364,7 +292,7 @@ where
         movers: &[u16],
         delta: i32,
     ) -> Next {
-        if let Some(key) = self.quick(geometry, state, movers, delta, !self.heads_lifted) {
+        if let Some(key) = self.quick(geometry, state, movers, delta) {
             return (self.emit)(&key);
         }
         // Else the block's heads come off the board, and back at `finish_one`.
@@ -385,7 +313,7 @@ where
         delta: i32,
     ) -> Next {
         // The lifting cleared the movers' heads.
-        let key = match self.quick(geometry, state, movers, delta, false) {
+        let key = match self.quick(geometry, state, movers, delta) {
             Some(key) => key,
             None => self.displaced(geometry, state, movers, delta),
         };
@@ -400,7 +328,7 @@ where
         movers: &[u16],
         delta: i32,
     ) -> Next {
-        if let Some(key) = self.quick(geometry, state, movers, delta, true) {
+        if let Some(key) = self.quick(geometry, state, movers, delta) {
             return (self.emit)(&key);
         }
         // Only the heads take the step, and take it back.

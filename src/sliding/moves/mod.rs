@@ -390,9 +390,9 @@ mod tests {
     }
 
     #[test]
-    fn windows_wider_than_the_copy_are_rewritten_in_place() {
-        // A block four rows tall on a board 31 cells wide: its window spans more than the
-        // 64 cells `KeySink::buffered` copies, and so may long moves of the single cells.
+    fn windows_wider_than_64_cells_are_rewritten() {
+        // A block four rows tall on a board 31 cells wide: its window spans more than 64
+        // cells, and so may long moves of the single cells.
         let text = "4 x 30 (tall)\n1 = 1/1/1/1\n2 = 1\n1202002000000020000000000000002\n";
         let puzzle = Puzzle::parse_with(text.as_bytes(), true).expect("valid");
         let geometry = Geometry::new(&puzzle);
