@@ -285,7 +285,8 @@ impl Geometry {
     }
 
     /// The occupancy bits when a key is one word and its cells fit in them: then successor keys
-    /// are rewritten by [`State::nybble_cells`] ([`super::moves::keys`]), not by ranks.
+    /// are rewritten by [`State::nybble_cells`] ([`super::moves::keys`]), and unpacking keeps
+    /// no ranks.
     pub fn key_bits(&self) -> Option<&Occupancy> {
         self.occupancy.as_ref().filter(|_| self.words == 1)
     }
@@ -403,6 +404,9 @@ impl State {
         if geometry.all_unit {
             return self.unpack_units(geometry, key);
         }
+        if let Some(bits) = &geometry.occupancy {
+            return self.unpack_by_bits(geometry, bits, key);
+        }
         self.unpack_cell_by_cell(geometry, key);
     }
 
@@ -447,6 +451,73 @@ impl State {
                 self.heads[q] = SKIP;
             }
             self.heads[p & CELL_MASK] = kind;
+        }
+    }
+
+    /// [`State::unpack`] by the [`Occupancy`] bits: one round per nybble, at the lowest live
+    /// cell not yet covered, without a branch on what it holds; then the blocks' cells, and
+    /// the ranks, counting the cells met (unless keys are rewritten by the cells met).
+    #[inline]
+    fn unpack_by_bits(&mut self, geometry: &Geometry, bits: &Occupancy, key: &[u64]) {
+        let (first, last) = geometry.span;
+        let blank = &geometry.blank;
+        self.cells[first..=last].copy_from_slice(&blank.cells[first..=last]);
+        self.heads[first..=last].copy_from_slice(&blank.heads[first..=last]);
+        // Every configuration has as many blocks and empty cells; one slot more in each list
+        // takes the write that the other list's nybble makes in passing.
+        let block_count = geometry.block_count;
+        self.blocks
+            .resize(block_count + 1, Block { kind: 0, anchor: 0 });
+        self.empties.resize(geometry.nybbles - block_count + 1, 0);
+        let (mut b, mut e) = (0usize, 0usize);
+        let base = bits.base();
+        let mut free = bits.live();
+        let mut met = 0u64;
+        let mut word = 0u64;
+        for i in 0..geometry.nybbles {
+            if i & 15 == 0 {
+                word = key.get(i >> 4).copied().unwrap_or(0);
+            }
+            let kind = (word >> 60) as usize;
+            word <<= 4;
+            let at = free.trailing_zeros() & 63;
+            met |= 1 << at;
+            // An empty cell covers just itself.
+            free &= !((bits.shape(kind) | 1) << at);
+            let p = base + at as usize;
+            let is_block = usize::from(kind != 0);
+            if let Some(slot) = self.blocks.get_mut(b) {
+                *slot = Block {
+                    kind: kind as u8,
+                    anchor: p as u32,
+                };
+            }
+            if let Some(slot) = self.empties.get_mut(e) {
+                *slot = p as u32;
+            }
+            b += is_block;
+            e += 1 - is_block;
+        }
+        self.blocks.truncate(b);
+        self.empties.truncate(e);
+        self.nybble_cells = met;
+        // The blocks' cells (the empty ones are as on the blank board), as many per block.
+        for (b, block) in self.blocks.iter().enumerate() {
+            let anchor = block.anchor as i32;
+            for &off in &geometry.cover[usize::from(block.kind) & 15] {
+                let q = (anchor + off) as usize & CELL_MASK;
+                self.cells[q] = b as u16 + 1;
+                self.heads[q] = SKIP;
+            }
+            self.heads[anchor as usize & CELL_MASK] = block.kind;
+        }
+        if geometry.key_bits().is_some() {
+            return;
+        }
+        let (mut before, skip) = (0u16, first - base);
+        for (i, rank) in self.rank[first..=last].iter_mut().enumerate() {
+            *rank = before;
+            before += (met >> ((skip + i) & 63) & 1) as u16;
         }
     }
 
