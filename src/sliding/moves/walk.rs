@@ -89,8 +89,6 @@ pub(super) struct Walker {
     /// Per mover seen from the current configuration, in order (its slot): its blocks.
     /// `marks[slot][padded + δ] == generation` when displacement `δ` was reached by that mover.
     trails: Vec<BlockSet>,
-    /// Per block: the generation when it last had a slot as a mover on its own, and the slot.
-    singles: Vec<(u32, usize)>,
     marks: Vec<Vec<u32>>,
     generation: u32,
     /// The depth-first path: (displacement, direction it was entered by, next direction).
@@ -124,7 +122,6 @@ impl Walker {
             for marks in &mut self.marks {
                 marks.fill(0);
             }
-            self.singles.fill((0, 0));
             self.generation = 1;
         }
         let size = 2 * geometry.padded + 1;
@@ -135,20 +132,6 @@ impl Walker {
 
     /// The slot of marks of `movers` for the current configuration, with the origin marked.
     fn slot(&mut self, geometry: &Geometry, movers: &[u16]) -> usize {
-        // A single block keeps its slot in `singles` (stamped with the generation).
-        if let [b] = movers {
-            let b = usize::from(*b);
-            if self.singles.len() <= b {
-                self.singles.resize(b + 1, (0, 0));
-            }
-            let (generation, slot) = self.singles[b];
-            if generation == self.generation {
-                return slot;
-            }
-            let slot = self.new_slot(geometry, BlockSet::default());
-            self.singles[b] = (self.generation, slot);
-            return slot;
-        }
         let mut blocks = BlockSet::default();
         for &b in movers {
             insert(&mut blocks, usize::from(b));
@@ -159,8 +142,7 @@ impl Walker {
         self.new_slot(geometry, blocks)
     }
 
-    /// A slot for the set `blocks` (empty for a single block, found through `singles`), with
-    /// the origin marked.
+    /// A slot for the set `blocks`, with the origin marked.
     fn new_slot(&mut self, geometry: &Geometry, blocks: BlockSet) -> usize {
         let slot = self.trails.len();
         self.trails.push(blocks);
