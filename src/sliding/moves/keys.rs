@@ -56,33 +56,13 @@ where
         }
     }
 
-    /// The parent's key with nybbles `rank[lo]..rank[hi + 1]` written from the heads of cells
-    /// `lo..=hi`, which are `heads[p - base]`.
+    /// The parent's key with nybbles `rank[lo]..rank[hi + 1]` written from the state's heads of
+    /// cells `lo..=hi`.
     #[inline]
-    fn window<const N: usize>(
-        &self,
-        state: &State,
-        heads: &[u8; N],
-        base: usize,
-        lo: usize,
-        hi: usize,
-    ) -> [u64; W] {
+    fn window(&self, state: &State, lo: usize, hi: usize) -> [u64; W] {
         let first = usize::from(state.rank[lo & CELL_MASK]);
         let end = usize::from(state.rank[(hi + 1) & CELL_MASK]);
         let mut key = self.parent;
-        if W == 1 {
-            // At most 16 nybbles: gather the window's in a register, then splice them in.
-            let mut nybbles = 0u64;
-            for &head in &heads[lo - base..=hi - base] {
-                let appended = (nybbles << 4) | u64::from(head & 0xf);
-                nybbles = if head != SKIP { appended } else { nybbles };
-            }
-            let below = |n: usize| u64::MAX.checked_shr(4 * n as u32).unwrap_or(0);
-            let tail = (64 - 4 * end) as u32;
-            key[0] =
-                key[0] & !(below(first) & !below(end)) | nybbles.checked_shl(tail).unwrap_or(0);
-            return key;
-        }
         // Clear nybbles `first..end`: in word `w`, the bits of its nybbles in that range.
         for w in (first >> 4)..=(end.max(1) - 1) >> 4 {
             let from = first.saturating_sub(16 * w);
@@ -91,7 +71,7 @@ where
             key[w & (W - 1)] &= !(below(from) & !below(to));
         }
         let mut i = first;
-        for &head in &heads[lo - base..=hi - base] {
+        for &head in &state.heads[lo..=hi] {
             let keep = usize::from(head != SKIP);
             key[word::<W>(i)] |= (u64::from(head & 0xf) * keep as u64) << shift(i);
             i += keep;
@@ -190,7 +170,7 @@ where
             put_heads(geometry, state, b, delta);
         }
         let (lo, hi) = bounds(geometry, state, movers, delta);
-        let key = self.window(state, &state.heads, 0, lo, hi);
+        let key = self.window(state, lo, hi);
         for &b in movers {
             clear_heads(geometry, state, b, delta);
         }
