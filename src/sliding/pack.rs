@@ -131,7 +131,7 @@ pub const SKIP: u8 = 0xff;
 #[inline]
 pub fn nybble(key: &[u64], i: usize) -> u8 {
     let word = key.get(i >> 4).copied().unwrap_or(0);
-    ((word >> (60 - 4 * (i & 15))) & 0xf) as u8
+    ((word >> shift(i)) & 0xf) as u8
 }
 
 /// Shift of nybble `i` in its word.
