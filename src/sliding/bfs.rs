@@ -9,14 +9,13 @@
 //! to a configuration generated now). Stale slots are swept out when the table is rebuilt.
 //!
 //! Every level keeps its packed configurations, in the order found, in chunks (no copying, little
-//! slack). The predecessor link of the seed is not stored: every move can be undone by a move
-//! of the same style, so a predecessor of a configuration at distance `k` is any configuration
-//! of level `k − 1` among its successors, and the first one in level order is exactly the
-//! configuration that generated it first — the seed's link. The path is read backwards that
-//! way, one scan per level. Older levels are kept while the memory budget allows and forgotten,
-//! oldest first, when it does not (a search without a goal reads no path back and keeps only
-//! the live levels); if the way back then stops at a forgotten level `f`, the
-//! caller searches again from the start with the configuration reached at level `f` as the
+//! slack), each with the seed's link to its predecessor in a byte (see [`Level`]). The link
+//! serves twice: the path is read backwards along it, and the move back to a configuration's
+//! predecessor, always among its successors (every move can be undone by a move of the same
+//! style), is known to be old without a probe. Older levels are kept while the memory budget
+//! allows and forgotten, oldest first, when it does not (a search without a goal reads no path
+//! back and keeps only the live levels); if the way back then stops at a forgotten level `f`,
+//! the caller searches again from the start with the configuration reached at level `f` as the
 //! goal — the seed's waypoint restart. When even the three live levels and the table do not
 //! fit, the search stops with a [`MemoryLimit`].
 //!
@@ -25,6 +24,11 @@
 //! so that most probes are settled without looking at a key. It is split into 64 parts by the
 //! top bits of the hash, each with linear probing at load at most 0.85 and rebuilt on its own
 //! (to twice its live entries), so growing never needs room for two whole tables.
+//!
+//! The table outgrows the caches long before the levels do, and every probe is then a cache
+//! miss: moves are offered in batches of [`BATCH`] that run on from one configuration to the
+//! next, and the first slot of each is read for the whole batch before any is offered, so that
+//! their misses overlap ([`Search::touch`]).
 //!
 //! The observer sees every event and may stop the search by returning `ControlFlow::Break`
 //! (the command line does when its output is gone): the search then returns at once, with the
@@ -138,18 +142,40 @@ pub fn search<'a>(
 /// Moves offered together (see [`Search::touch`]).
 const BATCH: usize = 64;
 
+/// A move waiting in a batch: the successor's key and hash, the number of the configuration
+/// it was made from, and how many moves had been generated with it (the count reported when
+/// it is the goal).
+struct Pending<const W: usize> {
+    key: [u64; W],
+    hash: u64,
+    parent: u64,
+    serial: u64,
+}
+
 /// Live configurations from which the table and the live levels outgrow the caches, so that
 /// [`Search::touch`] pays: below, everything is at hand and touching only doubles the work.
 const TOUCH_FROM: u64 = 1 << 17;
 
-/// The configurations of one level, in the order found.
+/// The configurations of one level, in the order found, each with its *link*: the index (in
+/// the level before) of its predecessor, the configuration that found it first. Links never
+/// decrease, as configurations are found in their predecessors' order, so each is kept as its
+/// step from the one before, in a byte (steps of [`FAR`] or more go to `far`).
 struct Level<const W: usize> {
     chunks: Vec<Vec<[u64; W]>>,
+    /// The steps of the links, in chunks beside those of the keys.
+    steps: Vec<Vec<u8>>,
+    far: Vec<u64>,
+    /// The link of the last configuration.
+    last_link: u64,
     len: usize,
 }
 
+/// A step byte that stands for the next entry of `Level::far`.
+const FAR: u8 = u8::MAX;
+
 impl<const W: usize> Level<W> {
-    const ENTRY: u64 = (W * 8) as u64;
+    /// Bytes per configuration: its key and its step.
+    const ENTRY: u64 = (W * 8 + 1) as u64;
 
     /// Entries per chunk (after the first chunk, which grows up to this size): 2^13, and at
     /// least 128 KB (2^14 one-word keys). From 128 KB (its mmap threshold) glibc usually maps
@@ -162,15 +188,16 @@ impl<const W: usize> Level<W> {
     fn new() -> Self {
         Level {
             chunks: Vec::new(),
+            steps: Vec::new(),
+            far: Vec::new(),
+            last_link: 0,
             len: 0,
         }
     }
 
     fn bytes(&self) -> u64 {
-        self.chunks
-            .iter()
-            .map(|c| c.capacity() as u64 * Self::ENTRY)
-            .sum()
+        let chunks: u64 = self.chunks.iter().map(|c| c.capacity() as u64).sum();
+        chunks * Self::ENTRY + self.far.capacity() as u64 * 8
     }
 
     #[inline]
@@ -178,7 +205,7 @@ impl<const W: usize> Level<W> {
         &self.chunks[index >> Self::CHUNK_BITS][index & (Self::CHUNK - 1)]
     }
 
-    /// Bytes the next push allocates (0 when there is room).
+    /// Entries the next push allocates (0 when there is room).
     fn growth(&self) -> usize {
         match self.chunks.last() {
             Some(chunk) if chunk.len() < chunk.capacity() => 0,
@@ -190,18 +217,77 @@ impl<const W: usize> Level<W> {
         }
     }
 
-    fn push(&mut self, key: [u64; W]) {
+    /// Bytes the push of a configuration linked to `link` allocates.
+    fn growth_bytes(&self, link: u64) -> u64 {
+        let far = link - self.last_link >= u64::from(FAR) && self.far.len() == self.far.capacity();
+        self.growth() as u64 * Self::ENTRY
+            + if far {
+                self.far.capacity().max(4) as u64 * 8
+            } else {
+                0
+            }
+    }
+
+    fn push(&mut self, key: [u64; W], link: u64) {
         let growth = self.growth();
         if growth > 0 {
-            match self.chunks.last_mut() {
-                Some(chunk) if chunk.len() < Self::CHUNK => chunk.reserve_exact(growth),
-                _ => self.chunks.push(Vec::with_capacity(growth)),
+            match (self.chunks.last_mut(), self.steps.last_mut()) {
+                (Some(chunk), Some(steps)) if chunk.len() < Self::CHUNK => {
+                    chunk.reserve_exact(growth);
+                    steps.reserve_exact(growth);
+                }
+                _ => {
+                    self.chunks.push(Vec::with_capacity(growth));
+                    self.steps.push(Vec::with_capacity(growth));
+                }
             }
         }
-        if let Some(chunk) = self.chunks.last_mut() {
+        let step = link - self.last_link;
+        if let (Some(chunk), Some(steps)) = (self.chunks.last_mut(), self.steps.last_mut()) {
             chunk.push(key);
+            if step < u64::from(FAR) {
+                steps.push(step as u8);
+            } else {
+                steps.push(FAR);
+                if self.far.len() == self.far.capacity() {
+                    self.far.reserve_exact(self.far.capacity().max(4));
+                }
+                self.far.push(step);
+            }
+            self.last_link = link;
             self.len += 1;
         }
+    }
+
+    /// The link of configuration `index`.
+    fn link(&self, index: usize) -> u64 {
+        let mut links = Links::default();
+        (0..=index).map(|_| links.next(self)).last().unwrap_or(0)
+    }
+}
+
+/// Reads the links of a level front to back.
+#[derive(Default)]
+struct Links {
+    index: usize,
+    far: usize,
+    link: u64,
+}
+
+impl Links {
+    /// The link of the next configuration.
+    #[inline]
+    fn next<const W: usize>(&mut self, level: &Level<W>) -> u64 {
+        let chunk = self.index >> Level::<W>::CHUNK_BITS;
+        let step = level.steps[chunk][self.index & (Level::<W>::CHUNK - 1)];
+        self.index += 1;
+        self.link += if step == FAR {
+            self.far += 1;
+            level.far[self.far - 1]
+        } else {
+            u64::from(step)
+        };
+        self.link
     }
 }
 
@@ -232,6 +318,8 @@ struct Search<'o, const W: usize> {
     goal: Option<[u64; W]>,
     test: Option<StopTest<'o>>,
     found_at: Option<u32>,
+    /// Moves generated (up to the goal, when it is found).
+    generated: u64,
     error: Option<Stop>,
     observer: &'o mut dyn FnMut(Event<'_>) -> ControlFlow<()>,
 }
@@ -292,11 +380,11 @@ impl<'o, const W: usize> Search<'o, W> {
             goal,
             test,
             found_at: None,
+            generated: 0,
             error: None,
             observer,
         };
         let mut levels = Vec::new();
-        let mut generated = 0u64;
         // What a search stopped by its observer returns.
         let stopped = |levels: Vec<u64>, generated: u64| {
             Ok(Report {
@@ -307,18 +395,18 @@ impl<'o, const W: usize> Search<'o, W> {
         };
         search.rebuild_all()?;
         if (search.observer)(Event::Distance(0)).is_break() {
-            return stopped(levels, generated);
+            return stopped(levels, search.generated);
         }
         let start = to_words::<W>(start);
         search.offer(start, hash(&start), 0);
         match search.error.take() {
             Some(Stop::Memory(error)) => return Err(error),
-            Some(Stop::Observer) => return stopped(levels, generated),
+            Some(Stop::Observer) => return stopped(levels, search.generated),
             None => {}
         }
         let mut state = geometry.empty_state();
         let mut mover = Mover::new();
-        let mut batch: Vec<([u64; W], u64)> = Vec::with_capacity(BATCH);
+        let mut batch: Vec<Pending<W>> = Vec::with_capacity(BATCH);
         let paths = style.0 % 3 == 2;
         while search.found_at.is_none() {
             let previous = search.distance as usize;
@@ -333,12 +421,12 @@ impl<'o, const W: usize> Search<'o, W> {
                 memory: search.bytes,
             });
             if told.is_break() {
-                return stopped(levels, generated);
+                return stopped(levels, search.generated);
             }
             search.distance += 1;
             let d = search.distance as usize;
             if (search.observer)(Event::Distance(search.distance)).is_break() {
-                return stopped(levels, generated);
+                return stopped(levels, search.generated);
             }
             search.milestones.push(search.next_number);
             search.live_base = if d >= 2 { search.milestones[d - 2] } else { 0 };
@@ -356,13 +444,26 @@ impl<'o, const W: usize> Search<'o, W> {
             }
             let source_base = search.milestones[d - 1];
             let level_start = search.next_number;
+            let mut links = Links::default();
             for index in 0..size {
                 let key = *search.live(previous).get(index);
                 let parent = source_base + index as u64;
+                // The predecessor of `key`: the move back to it is known to be old, unprobed.
+                let back = match previous {
+                    0 => None,
+                    _ => {
+                        let link = links.next(search.live(previous)) as usize;
+                        Some(*search.live(previous - 1).get(link))
+                    }
+                };
                 mover.successor_keys(geometry, &mut state, &key, style, |next| {
                     let key = *next;
-                    generated += 1;
+                    search.generated += 1;
+                    let old = Some(key) == back;
                     if paths {
+                        if old {
+                            return Next::Prune;
+                        }
                         // Along paths the next step depends on this one's answer: offered
                         // at once, and not looked beyond when it is older than level `d`.
                         let number = search.offer(key, hash(&key), parent);
@@ -375,9 +476,16 @@ impl<'o, const W: usize> Search<'o, W> {
                             Next::Prune
                         };
                     }
-                    batch.push((key, hash(&key)));
-                    if batch.len() == BATCH {
-                        search.offer_batch(&mut batch, parent);
+                    if !old {
+                        batch.push(Pending {
+                            key,
+                            hash: hash(&key),
+                            parent,
+                            serial: search.generated,
+                        });
+                        if batch.len() == BATCH {
+                            search.offer_batch(&mut batch);
+                        }
                     }
                     if search.found_at.is_none() && search.error.is_none() {
                         Next::Explore
@@ -385,23 +493,22 @@ impl<'o, const W: usize> Search<'o, W> {
                         Next::Stop
                     }
                 });
-                search.offer_batch(&mut batch, parent);
-                match search.error.take() {
-                    Some(Stop::Memory(error)) => return Err(error),
-                    Some(Stop::Observer) => return stopped(levels, generated),
-                    None => {}
-                }
-                if search.found_at.is_some() {
+                if search.found_at.is_some() || search.error.is_some() {
                     break;
                 }
             }
+            // The batch runs on from one configuration to the next: the rest of the level.
+            search.offer_batch(&mut batch);
+            match search.error.take() {
+                Some(Stop::Memory(error)) => return Err(error),
+                Some(Stop::Observer) => return stopped(levels, search.generated),
+                None => {}
+            }
         }
-        let found = search
-            .found_at
-            .map(|distance| search.path_back(geometry, style, &mut mover, distance));
+        let found = search.found_at.map(|distance| search.path_back(distance));
         Ok(Report {
             levels,
-            generated,
+            generated: search.generated,
             found,
         })
     }
@@ -431,15 +538,18 @@ impl<'o, const W: usize> Search<'o, W> {
     }
 
     /// Offers a batch of moves in order (stopping at the goal or an error) and empties it.
-    fn offer_batch(&mut self, batch: &mut Vec<([u64; W], u64)>, parent: u64) {
+    fn offer_batch(&mut self, batch: &mut Vec<Pending<W>>) {
         if self.next_number - self.live_base >= TOUCH_FROM {
             self.touch(batch);
         }
-        for &(key, h) in batch.iter() {
+        for pending in batch.iter() {
             if self.found_at.is_some() || self.error.is_some() {
                 break;
             }
-            self.offer(key, h, parent);
+            self.offer(pending.key, pending.hash, pending.parent);
+            if self.found_at.is_some() {
+                self.generated = pending.serial;
+            }
         }
         batch.clear();
     }
@@ -447,11 +557,12 @@ impl<'o, const W: usize> Search<'o, W> {
     /// Reads the first slot (and the key it may name) of every configuration of a batch, so
     /// that the cache misses of the whole batch overlap before [`Search::offer`] needs them.
     #[inline]
-    fn touch(&self, batch: &[([u64; W], u64)]) {
+    fn touch(&self, batch: &[Pending<W>]) {
         let number_mask = (1u32 << self.number_bits) - 1;
         let stale_below = self.stale_below();
         let mut sum = 0u64;
-        for &(_, h) in batch {
+        for pending in batch {
+            let h = pending.hash;
             let (part, i) = self.home(h);
             let slot = self.parts[part][i];
             sum = sum.wrapping_add(u64::from(slot));
@@ -528,7 +639,7 @@ impl<'o, const W: usize> Search<'o, W> {
         let len = self.parts[part].len();
         let number = self.next_number;
         let d = self.distance as usize;
-        if !self.append(d, key) {
+        if !self.append(d, key, parent - self.recent[1]) {
             return number;
         }
         self.next_number += 1;
@@ -564,15 +675,16 @@ impl<'o, const W: usize> Search<'o, W> {
         number
     }
 
-    /// Appends to level `d` within the budget; false (with `error` set) when it cannot.
-    fn append(&mut self, d: usize, key: [u64; W]) -> bool {
-        let growth = self.live(d).growth() as u64 * Level::<W>::ENTRY;
+    /// Appends to level `d` (linked to configuration `link` of the level before) within the
+    /// budget; false (with `error` set) when it cannot.
+    fn append(&mut self, d: usize, key: [u64; W], link: u64) -> bool {
+        let growth = self.live(d).growth_bytes(link);
         if growth > 0 && !self.make_room(growth) {
             self.error = Some(Stop::Memory(self.limit_error()));
             return false;
         }
         if let Some(level) = self.levels[d].as_mut() {
-            level.push(key);
+            level.push(key, link);
         }
         self.bytes += growth;
         true
@@ -680,51 +792,22 @@ impl<'o, const W: usize> Search<'o, W> {
         Ok(())
     }
 
-    /// The keys from the oldest surviving level up to the goal, the last configuration found.
-    fn path_back(
-        &self,
-        geometry: &Geometry,
-        style: Style,
-        mover: &mut Mover,
-        distance: u32,
-    ) -> Found {
+    /// The keys from the oldest surviving level up to the goal, the last configuration found,
+    /// following the links.
+    fn path_back(&self, distance: u32) -> Found {
         let mut d = distance as usize;
         let goal_level = self.live(d);
-        let mut current = *goal_level.get(goal_level.len - 1);
-        let mut path = vec![current.to_vec()];
-        let mut state = geometry.empty_state();
-        let mut neighbours: Vec<[u64; W]> = Vec::new();
+        let mut index = goal_level.len - 1;
+        let mut path = vec![goal_level.get(index).to_vec()];
         while d > 0 {
-            let Some(before) = self.levels[d - 1].as_ref() else {
+            let (Some(level), Some(before)) =
+                (self.levels[d].as_ref(), self.levels[d - 1].as_ref())
+            else {
                 break;
             };
-            // The first configuration of the level before that is one move from `current`;
-            // the moves are collected in bounded groups, each group scanned against the level.
-            let mut first: Option<usize> = None;
-            let scan = |neighbours: &mut Vec<[u64; W]>, first: &mut Option<usize>| {
-                neighbours.sort_unstable();
-                let end = first.unwrap_or(before.len);
-                if let Some(i) = (0..end).find(|&i| neighbours.binary_search(before.get(i)).is_ok())
-                {
-                    *first = Some(i);
-                }
-                neighbours.clear();
-            };
-            mover.successor_keys(geometry, &mut state, &current, style, |after| {
-                neighbours.push(*after);
-                if neighbours.len() == 1 << 16 {
-                    scan(&mut neighbours, &mut first);
-                }
-                Next::Explore
-            });
-            scan(&mut neighbours, &mut first);
-            let Some(index) = first else {
-                break; // cannot happen: moves are reversible
-            };
-            let predecessor = *before.get(index);
-            current = predecessor;
+            index = level.link(index) as usize;
+            path.push(before.get(index).to_vec());
             d -= 1;
-            path.push(current.to_vec());
         }
         path.reverse();
         Found {
