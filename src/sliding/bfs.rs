@@ -27,8 +27,8 @@
 //!
 //! The table outgrows the caches long before the levels do, and every probe is then a cache
 //! miss: moves are offered in batches of [`BATCH`] that run on from one configuration to the
-//! next, and the first slot of each is read for the whole batch before any is offered, so that
-//! their misses overlap ([`Search::touch`]).
+//! next, and the slots and keys a batch will read are asked for before any of it is offered,
+//! so that their misses overlap ([`Search::touch`]).
 //!
 //! The observer sees every event and may stop the search by returning `ControlFlow::Break`
 //! (the command line does when its output is gone): the search then returns at once, with the
@@ -342,6 +342,14 @@ fn hash<const W: usize>(key: &[u64; W]) -> u64 {
     h ^ (h >> 29)
 }
 
+/// Asks for the cache line holding `value` without waiting for it (elsewhere than on x86-64,
+/// does nothing).
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    safe_arch::prefetch_t0(value);
+}
+
 fn to_words<const W: usize>(key: &[u64]) -> [u64; W] {
     let mut words = [0u64; W];
     for (w, &k) in words.iter_mut().zip(key) {
@@ -554,24 +562,28 @@ impl<'o, const W: usize> Search<'o, W> {
         batch.clear();
     }
 
-    /// Reads the first slot (and the key it may name) of every configuration of a batch, so
-    /// that the cache misses of the whole batch overlap before [`Search::offer`] needs them.
+    /// Asks for the first slot of every move of a batch, then for the key each slot may name
+    /// (reading the slots, which have been arriving meanwhile), without waiting for the keys:
+    /// the cache misses of the whole batch overlap before [`Search::offer`] needs them. (The
+    /// slots read as loads instead of prefetches, the key misses wait on one another: the 3x4
+    /// three-alike enumeration takes 1.15 times as long.)
     #[inline]
     fn touch(&self, batch: &[Pending<W>]) {
         let number_mask = (1u32 << self.number_bits) - 1;
         let stale_below = self.stale_below();
-        let mut sum = 0u64;
+        for pending in batch {
+            let (part, i) = self.home(pending.hash);
+            prefetch(&self.parts[part][i]);
+        }
         for pending in batch {
             let h = pending.hash;
             let (part, i) = self.home(h);
             let slot = self.parts[part][i];
-            sum = sum.wrapping_add(u64::from(slot));
             let n = slot & number_mask;
             if n >= stale_below && (slot ^ h as u32) & !number_mask == 0 {
-                sum = sum.wrapping_add(self.key_of(self.table_base + u64::from(n) - 1)[0]);
+                prefetch(self.key_of(self.table_base + u64::from(n) - 1));
             }
         }
-        std::hint::black_box(sum);
     }
 
     /// Slot numbers below this one name stale configurations (and 0 a free slot): a slot
@@ -767,10 +779,13 @@ impl<'o, const W: usize> Search<'o, W> {
         old[..kept].sort_unstable();
         let number_mask = (1u32 << self.number_bits) - 1;
         self.used[part] = 0;
-        // A batch of keys is hashed before any of them is inserted, so that their cache
-        // misses overlap.
+        // A batch of keys is hashed before any of them is inserted, and the keys of the next
+        // batch are asked for meanwhile, so that their cache misses overlap.
         let mut hashes = [0u64; BATCH];
-        for batch in old[..kept].chunks(BATCH) {
+        for (b, batch) in old[..kept].chunks(BATCH).enumerate() {
+            for &entry in old[..kept].iter().skip((b + 1) * BATCH).take(BATCH) {
+                prefetch(self.key_of(old_base + u64::from(entry) - 1));
+            }
             for (h, &entry) in hashes.iter_mut().zip(batch) {
                 *h = hash(self.key_of(old_base + u64::from(entry) - 1));
             }
