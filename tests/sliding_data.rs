@@ -114,7 +114,7 @@ fn seven_puzzle_level_sizes_are_oeis_a090035() {
     assert_eq!(all_levels("seven_puzzle"), A090035);
 }
 
-/// The whole 11-puzzle (239,500,800 configurations, four minutes and 2.3 GB here): run with
+/// The whole 11-puzzle (239,500,800 configurations, a minute and a half and 1.1 GB here): run with
 /// `cargo test --release -- --ignored`.
 #[test]
 #[ignore]
