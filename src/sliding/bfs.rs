@@ -348,6 +348,8 @@ fn hash<const W: usize>(key: &[u64; W]) -> u64 {
 fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     safe_arch::prefetch_t0(value);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 fn to_words<const W: usize>(key: &[u64]) -> [u64; W] {
