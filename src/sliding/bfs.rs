@@ -834,3 +834,33 @@ impl<'o, const W: usize> Search<'o, W> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every link reads back, front to back and one at a time, across chunks and through
+    /// steps too long for a byte; and the memory each push was said to take is what it took.
+    #[test]
+    fn links_read_back_across_chunks_and_long_steps() {
+        let mut level = Level::<1>::new();
+        let (mut links, mut link, mut said) = (Vec::new(), 0u64, 0u64);
+        for i in 0..40_000u64 {
+            link += [0, 1, 254, 255, 256, 100_000][(i * 7 % 6) as usize];
+            said += level.growth_bytes(link);
+            level.push([i], link);
+            links.push(link);
+        }
+        assert!(level.far.len() > 10_000, "{}", level.far.len());
+        assert!(level.chunks.len() > 2);
+        assert_eq!(said, level.bytes());
+        let mut reader = Links::default();
+        for (i, &link) in links.iter().enumerate() {
+            assert_eq!(reader.next(&level), link, "link {i}");
+            assert_eq!(*level.get(i), [i as u64]);
+        }
+        for i in [0, 1, 16_383, 16_384, 39_999] {
+            assert_eq!(level.link(i), links[i], "link {i}");
+        }
+    }
+}
