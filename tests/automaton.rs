@@ -319,6 +319,7 @@ fn command_line() {
     assert!(report["nodes"].as_u64().is_some_and(|n| n > 1));
     let refused = Command::cargo_bin("fifteen")
         .expect("binary")
+        .env("FIFTEEN_TABLES", &tables)
         .args(["solve", position, "--order", "SEWN"])
         .output()
         .expect("runs");
@@ -326,6 +327,7 @@ fn command_line() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--order"));
     let accepted = Command::cargo_bin("fifteen")
         .expect("binary")
+        .env("FIFTEEN_TABLES", &tables)
         .args([
             "solve",
             position,

@@ -70,7 +70,7 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
         let board = start.board();
         let heuristic = match heuristics.get(&board) {
             Some(h) => h.clone(),
-            None => match heuristic_for(args, board) {
+            None => match heuristic_for(args, board, false) {
                 Ok(h) => heuristics.entry(board).or_insert(h).clone(),
                 Err(Failure::BadInput(message)) => {
                     eprintln!("line {number}: {message}");

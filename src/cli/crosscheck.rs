@@ -80,9 +80,11 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
     });
     let options = SearchOptions {
         memory_limit: Some(args.selection.memory),
-        heuristic: args
-            .heuristic
-            .resolve(args.size, crate::heuristic::store::Choice::Manhattan)?,
+        heuristic: args.heuristic.resolve(
+            args.size,
+            crate::heuristic::store::Choice::Manhattan,
+            false,
+        )?,
         threads: args.threads.count(),
         ..SearchOptions::default()
     };

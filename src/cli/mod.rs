@@ -67,21 +67,18 @@ impl EngineSelection {
 #[derive(Debug, Args)]
 pub struct ThreadArgs {
     /// Threads to search each bound on (default: every core; 1 is the single-threaded search).
-    /// The answer and the node counts of completed bounds are the same for any number.
+    /// The answer and the node counts of completed bounds are the same for any number. Table
+    /// builds use every core whatever this says (RAYON_NUM_THREADS=N limits them).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
 }
 
 impl ThreadArgs {
-    /// The number of threads; rayon's pool (the table builds) is sized to match.
+    /// The number of search threads. (Rayon's pool, for table builds and whole-table reads, is
+    /// started only when one happens: a small solve starts no thread at all.)
     pub fn count(&self) -> usize {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        let threads = self.threads.map_or(cores, usize::from);
-        // The pool can be sized once per process; a second call changes nothing.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global();
-        threads
+        self.threads.map_or(cores, usize::from)
     }
 }
 
@@ -101,14 +98,22 @@ pub struct HeuristicArgs {
 }
 
 impl HeuristicArgs {
-    /// The heuristic for `board`, `fallback` when none was named; its tables loaded or built.
-    pub fn resolve(&self, board: Board, fallback: Choice) -> Result<Heuristic, Failure> {
+    /// The heuristic for `board`, `fallback` when none was named; its tables loaded or built,
+    /// whole, or a block at a time as the search looks at them when `lazy` (one position).
+    pub fn resolve(
+        &self,
+        board: Board,
+        fallback: Choice,
+        lazy: bool,
+    ) -> Result<Heuristic, Failure> {
         let choice = self.heuristic.clone().unwrap_or(fallback);
         if choice == Choice::Manhattan {
             return Ok(Heuristic::Manhattan);
         }
-        let found =
-            Store::new(self.tables.as_deref()).and_then(|store| store.heuristic(&choice, board));
+        let found = Store::new(self.tables.as_deref()).and_then(|mut store| {
+            store.lazy = lazy;
+            store.heuristic(&choice, board)
+        });
         match found {
             Ok(heuristic) => Ok(heuristic),
             // Unasked-for tables that cannot be had (no cache directory, no memory) are no

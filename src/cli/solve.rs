@@ -4,7 +4,7 @@
 
 use super::Failure;
 use crate::board::{Board, Direction};
-use crate::engine::{BoundStats, EngineKind, SearchOptions, SearchOutcome};
+use crate::engine::{BoundStats, EngineError, EngineKind, SearchOptions, SearchOutcome};
 use crate::heuristic::store::Choice;
 use crate::heuristic::Heuristic;
 use crate::position::{Convention, MoveNotation, Position};
@@ -182,8 +182,9 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             crate::engine::EngineError::Unsolvable.to_string(),
         ));
     }
-    let options = SearchOptions {
-        heuristic: heuristic_for(args, start.board())?,
+    // One position reads its tables a block at a time, as the search looks at them.
+    let mut options = SearchOptions {
+        heuristic: heuristic_for(args, start.board(), true)?,
         ..options
     };
     let engine = args.engine.engine();
@@ -191,20 +192,35 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     // The first failed write (a closed pipe, a full disk) is kept and ends the command once
     // the engine returns.
     let mut written: std::io::Result<()> = Ok(());
-    let mut progress = |bound: &BoundStats| {
-        if bound.solutions == 0 {
-            let line = bound_line(bound);
-            if json {
-                eprintln!("{line}");
-            } else if written.is_ok() {
-                let mut out = super::out();
-                written = writeln!(out, "{line}").and_then(|()| out.flush());
+    // Bound lines printed: a search that starts again prints only the bounds after them.
+    let mut printed = 0;
+    let mut checked_whole = false;
+    let outcome = loop {
+        let mut bounds = 0;
+        let mut progress = |bound: &BoundStats| {
+            bounds += 1;
+            if bound.solutions == 0 && bounds > printed {
+                printed = bounds;
+                let line = bound_line(bound);
+                if json {
+                    eprintln!("{line}");
+                } else if written.is_ok() {
+                    let mut out = super::out();
+                    written = writeln!(out, "{line}").and_then(|()| out.flush());
+                }
             }
+        };
+        match engine.solve(&start, &options, &mut progress) {
+            // A table block failed its checksum: check the tables whole (the damaged one is
+            // named and rebuilt) and search again; the bounds already printed stand, since
+            // they were reported before any damaged block was read.
+            Err(EngineError::DamagedTable(_)) if !checked_whole => {
+                options.heuristic = heuristic_for(args, start.board(), false)?;
+                checked_whole = true;
+            }
+            result => break result.map_err(Failure::bad_input)?,
         }
     };
-    let outcome = engine
-        .solve(&start, &options, &mut progress)
-        .map_err(Failure::bad_input)?;
     written?;
     let mut out = super::out();
     if json {
@@ -216,8 +232,13 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The heuristic of `args` for `board` (none for bfs, which refuses one).
-pub fn heuristic_for(args: &SolveArgs, board: crate::board::Board) -> Result<Heuristic, Failure> {
+/// The heuristic of `args` for `board` (none for bfs, which refuses one), its tables read
+/// `lazy`ly or whole (see [`super::HeuristicArgs::resolve`]).
+pub fn heuristic_for(
+    args: &SolveArgs,
+    board: crate::board::Board,
+    lazy: bool,
+) -> Result<Heuristic, Failure> {
     if args.engine == EngineKind::Bfs {
         if args.heuristic.heuristic.is_some() {
             return Err(Failure::BadInput(
@@ -226,7 +247,7 @@ pub fn heuristic_for(args: &SolveArgs, board: crate::board::Board) -> Result<Heu
         }
         return Ok(Heuristic::Manhattan);
     }
-    args.heuristic.resolve(board, Choice::Default)
+    args.heuristic.resolve(board, Choice::Default, lazy)
 }
 
 /// KORF0's line for a bound without solution.

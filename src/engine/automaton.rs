@@ -314,6 +314,7 @@ fn drive<A: Generated>(
     progress: &mut dyn FnMut(&BoundStats),
 ) -> Result<SearchOutcome, EngineError> {
     let h = options.heuristic.estimate(start);
+    super::check_tables(options)?;
     let manhattan = start.manhattan() as u32;
     let counted = |n: u64| options.count_nodes.then_some(n);
     if h == 0 {
@@ -371,6 +372,7 @@ fn drive<A: Generated>(
             completed: options.all || solutions.is_empty(),
             solutions: solutions.len() as u64,
         };
+        super::check_tables(options)?;
         progress(&bound);
         bounds.push(bound);
         if !solutions.is_empty() {

@@ -207,6 +207,20 @@ pub enum EngineError {
     OrderNotSupported { engine: &'static str },
     #[error("{0}")]
     Limit(String),
+    /// A table's file turned out damaged while the search read it: nothing it found is
+    /// reported (the caller checks the tables whole, rebuilding the damaged one, and searches
+    /// again).
+    #[error("{0}")]
+    DamagedTable(String),
+}
+
+/// The error that ends a search whose heuristic read a damaged table block; engines ask before
+/// they report each bound, so no bound line or solution rests on damaged data.
+pub fn check_tables(options: &SearchOptions) -> Result<(), EngineError> {
+    match options.heuristic.damage() {
+        Some(damage) => Err(EngineError::DamagedTable(damage)),
+        None => Ok(()),
+    }
 }
 
 /// One way of finding shortest solutions.

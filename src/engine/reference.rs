@@ -44,6 +44,7 @@ impl Engine for ReferenceIda {
         }
         let order = options.order.unwrap_or(KNUTH_ORDER);
         let h = options.heuristic.estimate(start);
+        super::check_tables(options)?;
         let manhattan = start.manhattan() as u32;
         let mut bounds = Vec::new();
         let mut solutions = Vec::new();
@@ -90,6 +91,7 @@ impl Engine for ReferenceIda {
                 completed: options.all || found.solutions.is_empty(),
                 solutions: found.solutions.len() as u64,
             };
+            super::check_tables(options)?;
             progress(&bound);
             bounds.push(bound);
             if !found.solutions.is_empty() {

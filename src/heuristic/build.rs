@@ -516,9 +516,10 @@ fn backwards(unseen: u64, layer: u64) -> bool {
     unseen < layer
 }
 
-/// Builds the table of the pieces `homes` (named by home cell, in slot order) on `grid`, with
-/// a progress bar labelled `label` on stderr (hidden when stderr is not a terminal).
-pub fn build(grid: Grid, homes: &[u8], label: &str) -> Result<(GroupTable, BuildReport), String> {
+/// Builds the bits of the table of the pieces `homes` (named by home cell, in slot order) on
+/// `grid` (the payload of a [`GroupTable`]), with a progress bar labelled `label` on stderr
+/// (hidden when stderr is not a terminal).
+pub fn build(grid: Grid, homes: &[u8], label: &str) -> Result<(Vec<u8>, BuildReport), String> {
     search(grid, homes, label, backwards)
 }
 
@@ -528,7 +529,7 @@ fn search(
     homes: &[u8],
     label: &str,
     pull_when: fn(u64, u64) -> bool,
-) -> Result<(GroupTable, BuildReport), String> {
+) -> Result<(Vec<u8>, BuildReport), String> {
     let cells = grid.board().cells();
     if homes.len() > MAX_PIECES || homes.len() >= cells {
         return Err(format!("{label}: no table for {} pieces", homes.len()));
@@ -581,10 +582,8 @@ fn search(
     bar.finish_and_clear();
     drop(marks);
     drop(frontier);
-    let table = GroupTable::new(grid, homes.to_vec(), bits)
-        .ok_or_else(|| format!("{label}: wrong table size"))?;
     Ok((
-        table,
+        bits,
         BuildReport {
             entries,
             reached,
@@ -652,7 +651,9 @@ mod tests {
 
     fn check_with(rows: usize, cols: usize, homes: &[u8], pull_when: fn(u64, u64) -> bool) {
         let grid = Grid::new(Board::new(rows, cols).expect("valid board"));
-        let (table, report) = search(grid, homes, "test", pull_when).expect("builds");
+        let (bytes, report) = search(grid, homes, "test", pull_when).expect("builds");
+        let bits = crate::heuristic::bits::Bits::from_bytes(&bytes);
+        let table = GroupTable::new(grid, homes.to_vec(), bits).expect("the right size");
         let exact = byte_values(grid, homes);
         let placements = table.placements().clone();
         assert_eq!(report.entries, exact.len() as u64);

@@ -1,38 +1,48 @@
 //! On-disk cache of pattern-database tables: a table is built once, written to a
 //! file in the table directory, and read back on later runs instead of being rebuilt.
 //!
-//! Invariant: the bytes of a file are handed out only when everything checks out —
-//! magic, format version, key (which names the table completely), payload length,
-//! file length and the CRC-32 of the payload. Anything else is a one-line
-//! [`CacheError`] naming the file, and the caller rebuilds. Files are replaced
-//! atomically (temporary file in the same directory, fsync, rename), so a reader
-//! never sees a half-written file under a table's name.
+//! Invariant: the bytes of a file are handed out only when they check out — magic, format
+//! version, key (which names the table completely), payload length, file length and the
+//! header's own CRC-32 when the file is opened ([`TableFile::open`]), and each block's CRC-32
+//! when the block is read ([`TableFile::read_blocks`]). Anything else is a one-line
+//! [`CacheError`] naming the file, and the caller rebuilds. So a solve reads and checks only
+//! the blocks its search looks at, and a damaged block is still never used unnoticed. Files
+//! are replaced atomically (temporary file in the same directory, fsync, rename) and never
+//! changed in place, so a reader never sees a half-written file under a table's name, and an
+//! open file keeps its content while a newer one replaces it.
 //!
-//! File layout (integers little-endian, K = key length, N = payload length):
+//! File layout (integers little-endian, K = key length, N = payload length, M = N / B blocks
+//! rounded up, B = [`BLOCK`]):
 //!
-//! | offset   | size | field                                        |
-//! |----------|------|----------------------------------------------|
-//! | 0        | 12   | magic `b"FIFTEEN-PDB\n"`                     |
-//! | 12       | 4    | format version, u32 ([`FORMAT_VERSION`])     |
-//! | 16       | 4    | key length K, u32 (at most 4096)             |
-//! | 20       | K    | key, UTF-8                                   |
-//! | 20 + K   | 8    | payload length N, u64                        |
-//! | 28 + K   | 4    | CRC-32 of the payload (crc32fast), u32       |
-//! | 32 + K   | N    | payload; the file ends right after it        |
+//! | offset       | size | field                                               |
+//! |--------------|------|-----------------------------------------------------|
+//! | 0            | 12   | magic `b"FIFTEEN-PDB\n"`                            |
+//! | 12           | 4    | format version, u32 ([`FORMAT_VERSION`])            |
+//! | 16           | 4    | key length K, u32 (at most 4096)                    |
+//! | 20           | K    | key, UTF-8                                          |
+//! | 20 + K       | 8    | payload length N, u64                               |
+//! | 28 + K       | 4    | block size B, u32                                   |
+//! | 32 + K       | 4 M  | CRC-32 of each block of the payload (crc32fast)     |
+//! | 32 + K + 4 M | 4    | CRC-32 of all the bytes before it                   |
+//! |              |      | zeros up to P, the next multiple of B               |
+//! | P            | N    | payload; the file ends right after it               |
 
 use std::ffi::OsStr;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Version of the file layout above; files with another version are rejected.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+/// Bytes of payload per checksum: what a solve reads when it first looks at an entry.
+pub const BLOCK: usize = 4096;
 const MAGIC: &[u8; 12] = b"FIFTEEN-PDB\n";
 /// Longest key accepted; a longer key length in a header means it is not a table file.
 const MAX_KEY_LEN: usize = 4096;
-/// Header bytes besides the key: magic, version, key length, payload length, CRC.
-const FIXED_HEADER_LEN: usize = 12 + 4 + 4 + 8 + 4;
+/// Header bytes besides the key and the block checksums: magic, version, key length,
+/// payload length, block size, the header's CRC.
+const FIXED_HEADER_LEN: usize = 12 + 4 + 4 + 8 + 4 + 4;
 const EXTENSION: &str = "pdb";
 
 /// What a table file holds, written in its header and checked on load.
@@ -63,8 +73,10 @@ pub enum CacheError {
     ForeignKey(PathBuf, String, String),
     #[error("table file {0} has a payload of {1} bytes, expected {2}")]
     WrongLength(PathBuf, u64, u64),
-    #[error("table file {0} is corrupted (checksum mismatch: stored {1:08x}, computed {2:08x})")]
-    Checksum(PathBuf, u32, u32),
+    #[error("table file {0} has a corrupted header (checksum mismatch: stored {1:08x}, computed {2:08x})")]
+    HeaderChecksum(PathBuf, u32, u32),
+    #[error("table file {0} is corrupted (block {1} of {2}: checksum mismatch)")]
+    Checksum(PathBuf, usize, usize),
     /// The io::Error text is in the message (it is not a `source`, so it is not printed twice).
     #[error("table file {0}: {1}")]
     Io(PathBuf, io::Error),
@@ -124,13 +136,20 @@ pub fn write(path: &Path, key: &str, payload: &[u8]) -> Result<(), CacheError> {
 
 fn write_file(tmp: &Path, key: &str, payload: &[u8]) -> io::Result<()> {
     let file = OpenOptions::new().write(true).create_new(true).open(tmp)?;
+    let mut header = Vec::new();
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header.extend_from_slice(&(key.len() as u32).to_le_bytes());
+    header.extend_from_slice(key.as_bytes());
+    header.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    header.extend_from_slice(&(BLOCK as u32).to_le_bytes());
+    for block in payload.chunks(BLOCK) {
+        header.extend_from_slice(&crc32fast::hash(block).to_le_bytes());
+    }
+    header.extend_from_slice(&crc32fast::hash(&header).to_le_bytes());
+    header.resize(header.len().next_multiple_of(BLOCK), 0);
     let mut w = BufWriter::new(file);
-    w.write_all(MAGIC)?;
-    w.write_all(&FORMAT_VERSION.to_le_bytes())?;
-    w.write_all(&(key.len() as u32).to_le_bytes())?;
-    w.write_all(key.as_bytes())?;
-    w.write_all(&(payload.len() as u64).to_le_bytes())?;
-    w.write_all(&crc32fast::hash(payload).to_le_bytes())?;
+    w.write_all(&header)?;
     w.write_all(payload)?; // a write larger than the buffer bypasses it: no copy of the payload
     let file = w.into_inner().map_err(|e| e.into_error())?;
     file.sync_all()
@@ -143,24 +162,34 @@ fn open(path: &Path) -> Result<File, CacheError> {
     })
 }
 
-/// Reads and parses the header, leaving `file` at the start of the payload.
-/// Returns (header, stored CRC, header length, file length).
-fn read_header(path: &Path, file: &mut File) -> Result<(Header, u32, u64, u64), CacheError> {
+/// A parsed header: what the file holds and where its payload is.
+struct Parsed {
+    header: Header,
+    /// The CRC-32 of each block.
+    crcs: Vec<u32>,
+    /// Offset of the payload.
+    offset: u64,
+    /// Length of the file.
+    file_len: u64,
+}
+
+/// Reads, parses and checks the header of `file` (its own checksum included).
+fn read_header(path: &Path, file: &mut File) -> Result<Parsed, CacheError> {
     let file_len = file.metadata().map_err(io_err(path))?.len();
     let mut buf = Vec::new();
     let limit = (FIXED_HEADER_LEN + MAX_KEY_LEN) as u64;
     let read = Read::take(&mut *file, limit).read_to_end(&mut buf);
     read.map_err(io_err(path))?;
     let p = || path.to_path_buf();
-    let field = |start: usize, len: usize| {
-        let needed = (start + len) as u64;
-        buf.get(start..start + len)
-            .ok_or_else(|| CacheError::Truncated(p(), file_len, needed))
-    };
+    let truncated = |needed: usize| CacheError::Truncated(p(), file_len, needed as u64);
     let n = buf.len().min(MAGIC.len());
     if buf[..n] != MAGIC[..n] {
         return Err(CacheError::NotATable(p()));
     }
+    let field = |start: usize, len: usize| {
+        let needed = start + len;
+        buf.get(start..needed).ok_or_else(|| truncated(needed))
+    };
     field(0, MAGIC.len())?;
     let version = u32::from_le_bytes(array(field(12, 4)?));
     if version != FORMAT_VERSION {
@@ -171,13 +200,44 @@ fn read_header(path: &Path, file: &mut File) -> Result<(Header, u32, u64, u64), 
         return Err(CacheError::NotATable(p()));
     }
     let key = std::str::from_utf8(field(20, key_len)?).map_err(|_| CacheError::NotATable(p()))?;
-    let len = u64::from_le_bytes(array(field(20 + key_len, 8)?));
-    let crc = u32::from_le_bytes(array(field(28 + key_len, 4)?));
-    let header_len = (FIXED_HEADER_LEN + key_len) as u64;
-    let seek = file.seek(SeekFrom::Start(header_len));
-    seek.map_err(io_err(path))?;
     let key = key.to_owned();
-    Ok((Header { key, len }, crc, header_len, file_len))
+    let len = u64::from_le_bytes(array(field(20 + key_len, 8)?));
+    let block = u32::from_le_bytes(array(field(28 + key_len, 4)?));
+    if block as usize != BLOCK {
+        return Err(CacheError::NotATable(p()));
+    }
+    // The block checksums (and the header's) follow, if the file is long enough to hold them.
+    let blocks = len.div_ceil(BLOCK as u64);
+    let end = blocks
+        .checked_mul(4)
+        .and_then(|sums| sums.checked_add((FIXED_HEADER_LEN + key_len) as u64))
+        .unwrap_or(u64::MAX);
+    if end > file_len {
+        return Err(CacheError::Truncated(p(), file_len, end));
+    }
+    let (blocks, end) = (blocks as usize, end as usize);
+    if buf.len() < end {
+        let more = (end - buf.len()) as u64;
+        Read::take(&mut *file, more)
+            .read_to_end(&mut buf)
+            .map_err(io_err(path))?;
+    }
+    let stored = buf.get(end - 4..end).ok_or_else(|| truncated(end))?;
+    let stored = u32::from_le_bytes(array(stored));
+    let computed = crc32fast::hash(&buf[..end - 4]);
+    if stored != computed {
+        return Err(CacheError::HeaderChecksum(p(), stored, computed));
+    }
+    let crcs = buf[end - 4 - 4 * blocks..end - 4]
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(array(c)))
+        .collect();
+    Ok(Parsed {
+        header: Header { key, len },
+        crcs,
+        offset: end.next_multiple_of(BLOCK) as u64,
+        file_len,
+    })
 }
 
 /// `bytes` as an array; callers pass slices of exactly `N` bytes.
@@ -187,45 +247,170 @@ fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
     a
 }
 
-/// Reads a table file and checks it: magic, format version, key == expected_key, the payload length
-/// equals expected_len and the file is exactly as long as the header says, and the checksum of the payload.
-/// Returns the payload.
+/// An open table file whose header checked out: its payload is read a run of blocks at a time,
+/// each block checked against its checksum.
+#[derive(Debug)]
+pub struct TableFile {
+    path: PathBuf,
+    file: File,
+    /// Offset and length of the payload.
+    offset: u64,
+    len: u64,
+    crcs: Vec<u32>,
+}
+
+impl TableFile {
+    /// Opens the table file `path` and checks its header: magic, format version, key ==
+    /// `expected_key`, payload length == `expected_len`, the file exactly as long as the header
+    /// says, and the header's checksum. The payload is not read.
+    pub fn open(
+        path: &Path,
+        expected_key: &str,
+        expected_len: u64,
+    ) -> Result<TableFile, CacheError> {
+        let mut file = open(path)?;
+        let parsed = read_header(path, &mut file)?;
+        let p = || path.to_path_buf();
+        let header = parsed.header;
+        if header.key != expected_key {
+            let expected = expected_key.to_owned();
+            return Err(CacheError::ForeignKey(p(), header.key, expected));
+        }
+        if header.len != expected_len {
+            return Err(CacheError::WrongLength(p(), header.len, expected_len));
+        }
+        let total = parsed.offset.saturating_add(header.len);
+        if parsed.file_len < total {
+            return Err(CacheError::Truncated(p(), parsed.file_len, total));
+        }
+        if parsed.file_len > total {
+            return Err(CacheError::TrailingBytes(p(), parsed.file_len, total));
+        }
+        Ok(TableFile {
+            path: path.to_path_buf(),
+            file,
+            offset: parsed.offset,
+            len: header.len,
+            crcs: parsed.crcs,
+        })
+    }
+
+    /// Payload length in bytes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Reads the payload from block `first` on into `buffer` (as many whole blocks as it holds,
+    /// or up to the end), checking each block; returns the number of bytes read.
+    pub fn read_blocks(&self, first: usize, buffer: &mut [u8]) -> Result<usize, CacheError> {
+        let start = (first as u64).saturating_mul(BLOCK as u64).min(self.len);
+        let bytes = (buffer.len() as u64).min(self.len - start) as usize;
+        let buffer = &mut buffer[..bytes];
+        read_at(&self.file, buffer, self.offset + start).map_err(|error| match error.kind() {
+            io::ErrorKind::UnexpectedEof => {
+                // The file shrank after it was opened.
+                let total = self.offset + self.len;
+                CacheError::Truncated(self.path.clone(), self.offset + start, total)
+            }
+            _ => io_err(&self.path)(error),
+        })?;
+        for (i, block) in buffer.chunks(BLOCK).enumerate() {
+            let stored = self.crcs.get(first + i).copied();
+            if stored != Some(crc32fast::hash(block)) {
+                let (path, count) = (self.path.clone(), self.crcs.len());
+                return Err(CacheError::Checksum(path, first + i + 1, count));
+            }
+        }
+        Ok(bytes)
+    }
+
+    /// The whole payload, every block checked.
+    pub fn read_all(&self) -> Result<Vec<u8>, CacheError> {
+        let mut payload = Vec::new();
+        usize::try_from(self.len)
+            .ok()
+            .and_then(|n| payload.try_reserve_exact(n).ok())
+            .ok_or_else(|| io_err(&self.path)(io::ErrorKind::OutOfMemory.into()))?;
+        payload.resize(self.len as usize, 0);
+        self.read_blocks(0, &mut payload)?;
+        Ok(payload)
+    }
+}
+
+/// Reads exactly `buffer.len()` bytes at `offset`, leaving the file's cursor alone (so that
+/// threads share one open file).
+#[cfg(unix)]
+fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, mut buffer: &mut [u8], mut offset: u64) -> io::Result<()> {
+    while !buffer.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, buffer, offset)? {
+            0 => return Err(io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buffer = &mut buffer[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads a table file whole and checks it (see [`TableFile::open`]); returns the payload.
 pub fn read(path: &Path, expected_key: &str, expected_len: u64) -> Result<Vec<u8>, CacheError> {
-    let mut file = open(path)?;
-    let (header, crc, header_len, file_len) = read_header(path, &mut file)?;
+    TableFile::open(path, expected_key, expected_len)?.read_all()
+}
+
+/// Reads a file of format version 1 (this layout before block checksums: the key and payload
+/// length followed by one CRC-32 of the whole payload, then the payload), checked whole;
+/// returns the payload, for the caller to write again in today's format.
+pub fn read_version_1(
+    path: &Path,
+    expected_key: &str,
+    expected_len: u64,
+) -> Result<Vec<u8>, CacheError> {
+    let bytes = fs::read(path).map_err(io_err(path))?;
     let p = || path.to_path_buf();
-    if header.key != expected_key {
-        let expected = expected_key.to_owned();
-        return Err(CacheError::ForeignKey(p(), header.key, expected));
+    let key_at = 20;
+    let key_len = bytes
+        .get(16..20)
+        .map_or(0, |b| u32::from_le_bytes(array(b)) as usize);
+    let payload_at = key_at + key_len + 12;
+    if bytes.get(..12) != Some(MAGIC) || bytes.len() < payload_at {
+        return Err(CacheError::NotATable(p()));
     }
-    if header.len != expected_len {
-        return Err(CacheError::WrongLength(p(), header.len, expected_len));
+    let key = String::from_utf8_lossy(&bytes[key_at..key_at + key_len]);
+    if key != expected_key {
+        return Err(CacheError::ForeignKey(
+            p(),
+            key.into_owned(),
+            expected_key.to_owned(),
+        ));
     }
-    let total = header_len.saturating_add(header.len);
-    if file_len < total {
-        return Err(CacheError::Truncated(p(), file_len, total));
+    let len = u64::from_le_bytes(array(&bytes[payload_at - 12..payload_at - 4]));
+    if len != expected_len {
+        return Err(CacheError::WrongLength(p(), len, expected_len));
     }
-    if file_len > total {
-        return Err(CacheError::TrailingBytes(p(), file_len, total));
+    let total = payload_at as u64 + len;
+    if bytes.len() as u64 != total {
+        return Err(CacheError::Truncated(p(), bytes.len() as u64, total));
     }
-    // Read the payload straight into a buffer of its exact size: no second copy.
-    let mut payload = Vec::new();
-    usize::try_from(header.len)
-        .ok()
-        .and_then(|n| payload.try_reserve_exact(n).ok())
-        .ok_or_else(|| io_err(path)(io::ErrorKind::OutOfMemory.into()))?;
-    let read = file.take(header.len).read_to_end(&mut payload);
-    read.map_err(io_err(path))?;
-    if (payload.len() as u64) < header.len {
-        // The file shrank after its length was taken.
-        let actual = header_len + payload.len() as u64;
-        return Err(CacheError::Truncated(p(), actual, total));
+    let stored = u32::from_le_bytes(array(&bytes[payload_at - 4..payload_at]));
+    let computed = crc32fast::hash(&bytes[payload_at..]);
+    if stored != computed {
+        return Err(CacheError::HeaderChecksum(p(), stored, computed));
     }
-    let computed = crc32fast::hash(&payload);
-    if computed != crc {
-        return Err(CacheError::Checksum(p(), crc, computed));
-    }
-    Ok(payload)
+    Ok(bytes[payload_at..].to_vec())
 }
 
 /// One cached file, for `fifteen tables list`.
@@ -251,12 +436,11 @@ pub fn list(dir: &Path) -> Result<Vec<Entry>, CacheError> {
         if path.extension() != Some(OsStr::new(EXTENSION)) {
             continue;
         }
-        if let Ok((header, _, _, bytes)) = open(&path).and_then(|mut f| read_header(&path, &mut f))
-        {
+        if let Ok(parsed) = open(&path).and_then(|mut f| read_header(&path, &mut f)) {
             entries.push(Entry {
                 path,
-                header,
-                bytes,
+                header: parsed.header,
+                bytes: parsed.file_len,
             });
         }
     }
@@ -290,14 +474,35 @@ mod tests {
         (err, msg)
     }
 
+    /// Bytes of the header of the KEY table, padding included.
+    fn header_len() -> usize {
+        let blocks = (LEN as usize).div_ceil(BLOCK);
+        (FIXED_HEADER_LEN + KEY.len() + 4 * blocks).next_multiple_of(BLOCK)
+    }
+
     #[test]
     fn round_trip_and_atomic_overwrite() {
         let (_dir, path, data) = setup();
         assert_eq!(read(&path, KEY, LEN).unwrap(), data);
-        let size = (FIXED_HEADER_LEN + KEY.len()) as u64 + LEN;
-        assert_eq!(fs::metadata(&path).unwrap().len(), size);
+        assert_eq!(
+            fs::metadata(&path).unwrap().len(),
+            header_len() as u64 + LEN
+        );
+        // Blocks one at a time, the last one short, and past the end nothing.
+        let file = TableFile::open(&path, KEY, LEN).unwrap();
+        let mut block = [0u8; BLOCK];
+        assert_eq!(file.read_blocks(1, &mut block).unwrap(), BLOCK);
+        assert_eq!(block[..], data[BLOCK..2 * BLOCK]);
+        assert_eq!(
+            file.read_blocks(2, &mut block).unwrap(),
+            LEN as usize - 2 * BLOCK
+        );
+        assert_eq!(block[..LEN as usize - 2 * BLOCK], data[2 * BLOCK..]);
+        assert_eq!(file.read_blocks(3, &mut block).unwrap(), 0);
         write(&path, "second", &[9; 100]).unwrap();
         assert_eq!(read(&path, "second", 100).unwrap(), vec![9; 100]);
+        // The file opened before the rename still reads the table it opened.
+        assert_eq!(file.read_all().unwrap(), data);
         write(&path, "empty", &[]).unwrap();
         assert_eq!(read(&path, "empty", 0).unwrap(), Vec::<u8>::new());
         let parent = path.parent().unwrap();
@@ -313,7 +518,7 @@ mod tests {
     fn truncated_or_padded_never_panics() {
         let (_dir, path, _) = setup();
         let full = fs::read(&path).unwrap();
-        let hl = FIXED_HEADER_LEN + KEY.len();
+        let kl = FIXED_HEADER_LEN - 4 + KEY.len(); // where the block checksums start
         let cuts = [
             0,
             1,
@@ -325,12 +530,12 @@ mod tests {
             19,
             20,
             25,
-            hl - 5,
-            hl - 1,
-            hl,
-            hl + 1,
+            kl - 5,
+            kl,
+            kl + 5,
+            header_len() - 1,
         ];
-        for cut in cuts.into_iter().chain([full.len() - 1]) {
+        for cut in cuts.into_iter().chain([header_len(), full.len() - 1]) {
             fs::write(&path, &full[..cut]).unwrap();
             let (err, msg) = read_err(&path, KEY);
             assert!(matches!(err, E::Truncated(..)), "{cut}: {msg}");
@@ -339,20 +544,32 @@ mod tests {
         assert!(matches!(read_err(&path, KEY).0, E::NotATable(..)));
         fs::write(&path, [&full[..], &[0]].concat()).unwrap();
         assert!(matches!(read_err(&path, KEY).0, E::TrailingBytes(..)));
+        // A file that shrinks after it was opened: the block read says so.
+        fs::write(&path, &full).unwrap();
+        let file = TableFile::open(&path, KEY, LEN).unwrap();
+        fs::write(&path, &full[..full.len() - 10]).unwrap();
+        let err = file.read_all().unwrap_err();
+        assert!(matches!(err, E::Truncated(..)), "{err}");
     }
 
     #[test]
     fn flipped_bytes_give_clean_errors() {
         let (_dir, path, _) = setup();
         let original = fs::read(&path).unwrap();
-        let last = original.len() - 1;
+        let sums = FIXED_HEADER_LEN - 4 + KEY.len(); // the block checksums
+        let payload = header_len();
         let flips = [
             (3, 1),
             (16, 1),
             (17, 1),
             (20, 1),
             (19 + KEY.len(), 0x80),
-            (last, 1),
+            (sums, 1),
+            (sums + 11, 0x10),
+            (sums + 12, 1), // the header's own checksum
+            (payload, 1),
+            (payload + BLOCK + 77, 0x40),
+            (original.len() - 1, 1),
         ];
         for (at, mask) in flips {
             let mut bytes = original.clone();
@@ -360,17 +577,29 @@ mod tests {
             fs::write(&path, &bytes).unwrap();
             let (err, msg) = read_err(&path, KEY);
             let clean = match at {
-                20 => matches!(err, E::ForeignKey(..)), // still UTF-8: another table
-                _ if at == last => matches!(err, E::Checksum(..)) && msg.contains("corrupted"),
-                _ => matches!(err, E::ForeignKey(..) | E::NotATable(..) | E::Truncated(..)),
+                _ if at >= payload => {
+                    let block = (at - payload) / BLOCK + 1;
+                    let expected = format!("(block {block} of 3: checksum mismatch)");
+                    matches!(err, E::Checksum(..)) && msg.contains(&expected)
+                }
+                12..16 => matches!(err, E::Version(..)),
+                _ if at >= 20 => matches!(err, E::HeaderChecksum(..) | E::NotATable(..)),
+                _ => matches!(err, E::NotATable(..) | E::Truncated(..)),
             };
             assert!(clean, "byte {at}: {msg}");
+            // Whatever the damage, the blocks that check out still read.
+            if let Ok(file) = TableFile::open(&path, KEY, LEN) {
+                let damaged = at.checked_sub(payload).map(|b| b / BLOCK);
+                for block in (0..3).filter(|&b| Some(b) != damaged) {
+                    assert!(file.read_blocks(block, &mut [0; BLOCK]).is_ok());
+                }
+            }
         }
     }
 
     #[test]
     fn mismatches() {
-        let (dir, path, _) = setup();
+        let (dir, path, data) = setup();
         let (err, msg) = read_err(&path, "other table");
         assert!(matches!(err, E::ForeignKey(..)), "{msg}");
         assert!(msg.contains("another table") && msg.contains(KEY) && msg.contains("other table"));
@@ -380,12 +609,32 @@ mod tests {
         bytes[12..16].copy_from_slice(&7u32.to_le_bytes());
         fs::write(&path, &bytes).unwrap();
         let (err, msg) = read_err(&path, KEY);
-        assert!(matches!(err, E::Version(_, 7, 1)) && msg.contains("found 7, expected 1"));
+        assert!(matches!(err, E::Version(_, 7, 2)) && msg.contains("found 7, expected 2"));
         let (err, msg) = read_err(&dir.path().join("none.pdb"), KEY);
         assert!(
             matches!(err, E::NotFound(..)) && msg.contains("not exist"),
             "{msg}"
         );
+        // Format 1: one checksum of the whole payload right after the header.
+        let mut old = Vec::new();
+        old.extend_from_slice(MAGIC);
+        old.extend_from_slice(&1u32.to_le_bytes());
+        old.extend_from_slice(&(KEY.len() as u32).to_le_bytes());
+        old.extend_from_slice(KEY.as_bytes());
+        old.extend_from_slice(&LEN.to_le_bytes());
+        old.extend_from_slice(&crc32fast::hash(&data).to_le_bytes());
+        old.extend_from_slice(&data);
+        fs::write(&path, &old).unwrap();
+        assert!(matches!(read_err(&path, KEY).0, E::Version(_, 1, 2)));
+        assert_eq!(read_version_1(&path, KEY, LEN).unwrap(), data);
+        let last = old.len() - 1;
+        old[last] ^= 1;
+        fs::write(&path, &old).unwrap();
+        let err = read_version_1(&path, KEY, LEN).unwrap_err();
+        assert!(matches!(err, E::HeaderChecksum(..)), "{err}");
+        fs::write(&path, &old[..last]).unwrap();
+        let err = read_version_1(&path, KEY, LEN).unwrap_err();
+        assert!(matches!(err, E::Truncated(..)), "{err}");
     }
 
     #[test]
@@ -402,7 +651,7 @@ mod tests {
         assert_eq!(keys, ["table a", "table b"]);
         assert_eq!(entries[0].path, dir.path().join("a.pdb"));
         assert_eq!(entries[1].header.len, 3);
-        assert_eq!(entries[1].bytes, (FIXED_HEADER_LEN + 7 + 3) as u64);
+        assert_eq!(entries[1].bytes, (BLOCK + 3) as u64);
     }
 
     #[test]

@@ -8,12 +8,14 @@
 //! whichever heuristic gives `h`.
 //!
 //! - [`placement`]: placements of a group as table indices; [`grid`]: the board as bit masks;
-//! - [`table`]: one group's table (one bit an entry) and its exact values by descent;
+//! - [`table`]: one group's table (one bit an entry) and its exact values by descent, its
+//!   bits read from the file a block at a time ([`bits`]);
 //! - [`build`]: the breadth-first search that builds a table;
 //! - [`partition`]: which tiles share a table (the presets);
 //! - [`pdb`]: the tables of a partition, looked up on the position and its reflection;
 //! - [`cache`]: table files on disk; [`store`]: choosing, loading, building and caching.
 
+pub mod bits;
 pub mod build;
 pub mod cache;
 pub mod grid;
@@ -53,6 +55,13 @@ impl Heuristic {
             Heuristic::Manhattan => position.manhattan() as u32,
             Heuristic::Tables(db) => db.estimate_position(position),
         }
+    }
+
+    /// The first damage found in a table's file since it was opened (a block that failed its
+    /// checksum when a search first looked at it), in one line naming the file. Engines ask
+    /// before they report each bound: a search with a damaged table has no answer.
+    pub fn damage(&self) -> Option<String> {
+        self.tables().and_then(PatternDb::damage)
     }
 
     /// The tables, if any.

@@ -14,6 +14,7 @@
 //! Invariant: `values(at, blank)` equals, byte for byte, the tables' exact values of the
 //! position; `step` keeps it so.
 
+use super::bits::Bits;
 use super::grid::Grid;
 use super::partition::{mirror_cells, Partition, MAX_GROUPS};
 use super::table::GroupTable;
@@ -28,7 +29,7 @@ pub const MIRROR: usize = MAX_GROUPS;
 pub type Values = [u64; 2];
 
 /// One lookup: a table, and which pieces stand for its slots.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 struct Lookup {
     table: usize,
     /// The piece of the position whose cell gives each slot's cell (on the reflection: the
@@ -42,7 +43,7 @@ struct Lookup {
 }
 
 /// The tables of a partition, ready for lookups.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct PatternDb {
     partition: Partition,
     tables: Vec<GroupTable>,
@@ -97,6 +98,21 @@ impl PatternDb {
 
     pub fn partition(&self) -> &Partition {
         &self.partition
+    }
+
+    /// The first damage found in a table's file, if any (see [`super::Heuristic::damage`]).
+    pub fn damage(&self) -> Option<String> {
+        self.tables
+            .iter()
+            .find_map(|table| table.bits().damage().map(str::to_string))
+    }
+
+    /// Reads every table whole now (a batch will look at nearly all of them), checking each
+    /// block; the first damage found is the error.
+    pub fn load_all(&self) -> Result<(), String> {
+        self.tables
+            .iter()
+            .try_for_each(|table| table.bits().load_all())
     }
 
     /// The cells and blank of one lookup, with `at[piece]` the cell of each piece.
@@ -215,7 +231,9 @@ pub fn build(partition: &Partition) -> Result<PatternDb, String> {
         .map(|(g, tiles)| {
             let homes: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
             let label = format!("{partition} table {} of {}", g + 1, groups.len());
-            super::build::build(grid, &homes, &label).map(|(table, _)| table)
+            let (bytes, _) = super::build::build(grid, &homes, &label)?;
+            GroupTable::new(grid, homes, Bits::from_bytes(&bytes))
+                .ok_or_else(|| format!("{label}: wrong table size"))
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(PatternDb::new(partition.clone(), tables))

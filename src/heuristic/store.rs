@@ -2,13 +2,18 @@
 //! checked file is there, else built (and then written back for the next run).
 //!
 //! A table file that is missing, truncated, corrupted or holds another table is reported in
-//! one line on stderr and rebuilt: a bad file never gives a wrong answer. The default for a
+//! one line on stderr and rebuilt: a bad file never gives a wrong answer. A store that reads
+//! `lazily` (a single solve) checks each file's header when it opens it and each block of it
+//! when a search first looks there (a damaged block ends that search: see
+//! [`super::Heuristic::damage`]); otherwise (batches, `tables build`) every block is read and
+//! checked before the tables are handed out. The default for a
 //! board is the strongest partition whose tables are all cached, else the preset built on first
 //! use (seconds; on 5x5 the 6-6-6-6 tables, about two minutes, without which a random
 //! 24-puzzle is out of reach), else Manhattan.
 
+use super::bits::Bits;
 use super::build::BuildReport;
-use super::cache;
+use super::cache::{self, TableFile};
 use super::grid::Grid;
 use super::partition::Partition;
 use super::pdb::PatternDb;
@@ -72,6 +77,9 @@ pub struct Store {
     dir: PathBuf,
     /// Say on stderr when tables are built or rejected.
     pub verbose: bool,
+    /// Read each table a block at a time, as searches first look at its entries, instead of
+    /// whole when it is loaded.
+    pub lazy: bool,
 }
 
 impl Store {
@@ -79,7 +87,11 @@ impl Store {
     /// directory.
     pub fn new(explicit: Option<&Path>) -> Result<Store, String> {
         let dir = cache::table_dir(explicit).map_err(|e| e.to_string())?;
-        Ok(Store { dir, verbose: true })
+        Ok(Store {
+            dir,
+            verbose: true,
+            lazy: false,
+        })
     }
 
     pub fn dir(&self) -> &Path {
@@ -142,13 +154,12 @@ impl Store {
         let path = self.path(board, tiles);
         let key = key(board, tiles);
         let placements = Placements::new(board.cells(), homes.len());
-        match cache::read(&path, &key, GroupTable::bytes(&placements)) {
-            Ok(bytes) => {
-                if let Some(table) = GroupTable::new(grid, homes.clone(), bytes) {
-                    return Ok((table, Source::Cached(path)));
-                }
-            }
-            Err(cache::CacheError::NotFound(_)) => {}
+        let len = GroupTable::bytes(&placements);
+        let wrong_size = format!("{}: wrong table size", path.display());
+        let table = |bits| GroupTable::new(grid, homes.clone(), bits).ok_or(wrong_size.clone());
+        match self.cached(&path, &key, len) {
+            Ok(Some(bits)) => return Ok((table(bits)?, Source::Cached(path))),
+            Ok(None) => {}
             Err(error) => {
                 if self.verbose {
                     eprintln!("{error}; building it again");
@@ -163,25 +174,58 @@ impl Store {
             );
         }
         let clock = Instant::now();
-        let (table, report) = super::build::build(grid, &homes, &label)?;
+        let (bytes, report) = super::build::build(grid, &homes, &label)?;
         let seconds = clock.elapsed().as_secs_f64();
-        let kept = match cache::write(&path, &key, table.bits()) {
-            Ok(()) => Some(path),
+        // Kept: read back from the file (the page cache has it), as a cached table is.
+        let kept = cache::write(&path, &key, &bytes)
+            .map_err(|error| error.to_string())
+            .and_then(|()| self.cached(&path, &key, len));
+        let (bits, kept) = match kept {
+            Ok(Some(bits)) => (bits, Some(path)),
+            Ok(None) => (Bits::from_bytes(&bytes), None),
             Err(error) => {
                 if self.verbose {
                     eprintln!("{error}; the table is not kept");
                 }
-                None
+                (Bits::from_bytes(&bytes), None)
             }
         };
-        Ok((
-            table,
-            Source::Built {
-                seconds,
-                report,
-                kept,
-            },
-        ))
+        let source = Source::Built {
+            seconds,
+            report,
+            kept,
+        };
+        Ok((table(bits)?, source))
+    }
+
+    /// The bits of the table file `path` if there is one (`None`): its header checked, and
+    /// every block too unless the store reads lazily.
+    fn cached(&self, path: &Path, key: &str, len: u64) -> Result<Option<Bits>, String> {
+        let bits = match TableFile::open(path, key, len) {
+            Ok(file) => Bits::lazy(file),
+            Err(cache::CacheError::NotFound(_)) => return Ok(None),
+            Err(cache::CacheError::Version(_, 1, _)) => {
+                // Written before tables were checked a block at a time: rewritten once.
+                let bytes = cache::read_version_1(path, key, len).map_err(|e| e.to_string())?;
+                let format = cache::FORMAT_VERSION;
+                if let Err(error) = cache::write(path, key, &bytes) {
+                    if self.verbose {
+                        eprintln!("{error}; the table is used in its old format");
+                    }
+                    return Ok(Some(Bits::from_bytes(&bytes)));
+                }
+                if self.verbose {
+                    eprintln!("{} rewritten in table format {format}", path.display());
+                }
+                drop(bytes);
+                Bits::lazy(TableFile::open(path, key, len).map_err(|e| e.to_string())?)
+            }
+            Err(error) => return Err(error.to_string()),
+        };
+        if !self.lazy {
+            bits.load_all()?;
+        }
+        Ok(Some(bits))
     }
 }
 

@@ -15,12 +15,13 @@
 //! [`super::build`]); entries that cannot occur (an odd permutation when the group and the
 //! blank fill the board) hold 0 and are never read.
 
+use super::bits::Bits;
 use super::grid::Grid;
 use super::placement::{mask, Placements};
 use crate::board::MAX_CELLS;
 
 /// The table of one group.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct GroupTable {
     grid: Grid,
     /// The group's pieces, named by their home cell, in slot order.
@@ -29,15 +30,15 @@ pub struct GroupTable {
     /// The region of the blank in the goal: value 0 there.
     goal_region: u32,
     goal_occupied: u32,
-    /// Bit `i % 8` of byte `i / 8` is bit 1 of entry `i`'s value (the file's payload as is).
-    bits: Vec<u8>,
+    /// Bit `i` is bit 1 of entry `i`'s value (the file's payload).
+    bits: Bits,
 }
 
 impl GroupTable {
     /// Wraps bits built for `homes` on `grid`; `None` if their number is wrong.
-    pub fn new(grid: Grid, homes: Vec<u8>, bits: Vec<u8>) -> Option<GroupTable> {
+    pub fn new(grid: Grid, homes: Vec<u8>, bits: Bits) -> Option<GroupTable> {
         let placements = Placements::new(grid.board().cells(), homes.len());
-        if bits.len() as u64 != Self::bytes(&placements) {
+        if bits.len() != Self::bytes(&placements) {
             return None;
         }
         let goal_occupied = mask(&homes);
@@ -66,15 +67,14 @@ impl GroupTable {
         &self.homes
     }
 
-    pub fn bits(&self) -> &[u8] {
+    pub fn bits(&self) -> &Bits {
         &self.bits
     }
 
     /// Bit 1 of the value of entry `index`.
     #[inline]
     pub fn bit(&self, index: u64) -> u32 {
-        let byte = self.bits.get((index / 8) as usize).copied().unwrap_or(0);
-        u32::from(byte >> (index % 8)) & 1
+        self.bits.bit(index)
     }
 
     /// The entry of the group's pieces on `cells` (slot order) with the blank on `blank`.
