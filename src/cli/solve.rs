@@ -187,6 +187,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         heuristic: heuristic_for(args, start.board(), true)?,
         ..options
     };
+    options.heuristic.read_rest_in_background();
     let engine = args.engine.engine();
     let json = args.json;
     // The first failed write (a closed pipe, a full disk) is kept and ends the command once

@@ -81,30 +81,46 @@ impl Bits {
     /// checking each; the first damage found is the error.
     pub fn load_all(&self) -> Result<(), String> {
         use rayon::prelude::*;
-        let Some(file) = &self.file else {
-            return Ok(());
-        };
         let runs = (self.ready.len() * 64).div_ceil(RUN);
         let buffer = || vec![0u8; RUN * BLOCK];
         (0..runs)
             .into_par_iter()
-            .for_each_init(buffer, |buffer, run| {
-                let first = run * RUN;
-                match file.read_blocks(first, buffer) {
-                    Ok(bytes) => self.store(first, &buffer[..bytes]),
-                    Err(error) => {
-                        let _ = self.damage.set(error.to_string());
-                    }
-                }
-                let ready =
-                    &self.ready[first / 64..(first + RUN).div_ceil(64).min(self.ready.len())];
-                for word in ready {
-                    word.store(u64::MAX, Ordering::Release);
-                }
-            });
+            .for_each_init(buffer, |buffer, run| self.load_run(run, buffer));
         match self.damage() {
             Some(damage) => Err(damage.to_string()),
             None => Ok(()),
+        }
+    }
+
+    /// [`Bits::load_all`] on this thread alone, beside searches that go on reading (any
+    /// damage is left for them to find in [`Bits::damage`]).
+    pub fn load_rest(&self) {
+        let mut buffer = vec![0u8; RUN * BLOCK];
+        for run in 0..(self.ready.len() * 64).div_ceil(RUN) {
+            self.load_run(run, &mut buffer);
+        }
+    }
+
+    /// Reads and checks the blocks of run `run` (all of them, unless all are ready) and marks
+    /// them ready.
+    fn load_run(&self, run: usize, buffer: &mut [u8]) {
+        let first = run * RUN;
+        let Some(ready) = self.ready.get(first / 64..(first + RUN) / 64) else {
+            return;
+        };
+        if ready.iter().all(|w| w.load(Ordering::Acquire) == u64::MAX) {
+            return;
+        }
+        if let Some(file) = &self.file {
+            match file.read_blocks(first, buffer) {
+                Ok(bytes) => self.store(first, &buffer[..bytes]),
+                Err(error) => {
+                    let _ = self.damage.set(error.to_string());
+                }
+            }
+        }
+        for word in ready {
+            word.store(u64::MAX, Ordering::Release);
         }
     }
 
