@@ -585,3 +585,39 @@ fn compare_summaries_and_peer_failures_say_what_happened() {
         format!("peer {talking} failed (exit 3) on 123456078; its stderr: cannot open tables.bin")
     );
 }
+
+/// `--moves board` heads each picture with the tile pushed in decimal, as the pictures draw
+/// it, in either convention (Knuth's 15 and Korf's 10 were written `f` and `a`).
+#[test]
+fn board_moves_name_tiles_as_the_pictures_draw_them() {
+    // Knuth's goal with the blank one step left; Korf's with the blank walked down twice and
+    // right twice.
+    for (convention, position, expected) in [
+        ("knuth", "123456789abcde0f", &["1. 15"][..]),
+        (
+            "korf",
+            "4 1 2 3 8 5 6 7 9 10 0 11 12 13 14 15",
+            &["1. 10", "2. 9", "3. 8", "4. 4"],
+        ),
+    ] {
+        let (status, stdout, _) = run(&[
+            "solve",
+            "--heuristic",
+            "manhattan",
+            "--convention",
+            convention,
+            "--moves",
+            "board",
+            position,
+        ]);
+        assert_eq!(status, 0);
+        let labels: Vec<&str> = stdout
+            .lines()
+            .filter(|l| {
+                l.split_once(". ")
+                    .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+            })
+            .collect();
+        assert_eq!(labels, expected, "{stdout}");
+    }
+}
