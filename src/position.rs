@@ -36,7 +36,7 @@ pub enum PositionError {
     NotANumber(String),
     #[error("Hex notation only works for boards of at most 16 cells; list the tiles of a {0} board as decimal numbers separated by commas!")]
     HexTooLarge(Board),
-    #[error("The start position has {found} tiles; give --size RxC for a board of that many cells (9, 12, 16 and 25 are recognised without it)!")]
+    #[error("The start position has {found} tiles; give --size RxC for a board of that many cells (4, 9, 12, 16 and 25 are recognised without it)!")]
     UnknownSize { found: usize },
     #[error("The start position has {found} tiles, but a {board} board needs {}!", board.cells())]
     WrongCount { found: usize, board: Board },
