@@ -390,3 +390,36 @@ fn astronomically_many_superpieces_stop_at_the_memory_limit() {
             ));
     }
 }
+
+/// The library's other names for its puzzles are accepted (issue 33: Red Donkey, L'Ane Rouge
+/// and Huarong Dao are Klotski, Dad's Puzzle is the Pennant Puzzle) and listed.
+#[test]
+fn aliases_are_accepted_and_listed() {
+    for (name, moves) in [
+        ("red_donkey", 81),
+        ("ane_rouge", 81),
+        ("Huarong-Dao", 81),
+        ("dads_puzzle", 59),
+    ] {
+        let output = fifteen()
+            .args(["sliding", "--puzzle", name, "--style", "2", "--json"])
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(0), "{name}");
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(value["distance"], moves, "{name}");
+    }
+    let list = fifteen()
+        .args(["sliding", "--list"])
+        .output()
+        .expect("runs");
+    let list = String::from_utf8_lossy(&list.stdout);
+    let klotski = list
+        .lines()
+        .find(|l| l.starts_with("klotski "))
+        .expect("listed");
+    assert!(
+        klotski.ends_with("; also huarong_dao, red_donkey, ane_rouge, forget_me_not"),
+        "{klotski}"
+    );
+}

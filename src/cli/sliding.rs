@@ -125,7 +125,7 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
         _ if library.is_some() => {
             let entry = library.as_ref().map_or("", |e| e.text);
             text = entry.as_bytes().to_vec();
-            format!("puzzle {}", args.puzzle.as_deref().unwrap_or_default())
+            format!("puzzle {}", library.as_ref().map_or("", |e| e.name))
         }
         Some(path) if path.as_os_str() != "-" => {
             text = std::fs::read(path)
@@ -379,7 +379,7 @@ fn list() -> Result<(), Failure> {
         .max(4);
     writeln!(
         out,
-        "{:width$}  board  goal; published optimal moves (style: moves)",
+        "{:width$}  board  goal; published optimal moves (style: moves); other names",
         "name"
     )?;
     for entry in &entries {
@@ -393,9 +393,14 @@ fn list() -> Result<(), Failure> {
         } else {
             format!("; {}", published.join(", "))
         };
+        let aliases = if entry.aliases.is_empty() {
+            String::new()
+        } else {
+            format!("; also {}", entry.aliases.join(", "))
+        };
         writeln!(
             out,
-            "{:width$}  {:>5}  {}{published}",
+            "{:width$}  {:>5}  {}{published}{aliases}",
             entry.name,
             format!("{}x{}", entry.rows, entry.cols),
             entry.goal
