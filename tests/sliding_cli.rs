@@ -423,3 +423,18 @@ fn aliases_are_accepted_and_listed() {
         "{klotski}"
     );
 }
+
+/// `--puzzle NAME` without `--style`: one line naming the styles of the published counts (the
+/// count depends on the style, so none is assumed), exit status 2.
+#[test]
+fn a_puzzle_without_a_style_names_the_published_styles() {
+    fifteen()
+        .args(["sliding", "--puzzle", "klotski"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            "--puzzle klotski needs --style N (0-5): its published counts are 81 moves in style 2, \
+             90 moves in style 1, 116 moves in style 0 (e.g. --style 2)\n",
+        );
+}
