@@ -438,3 +438,20 @@ fn a_puzzle_without_a_style_names_the_published_styles() {
              90 moves in style 1, 116 moves in style 0 (e.g. --style 2)\n",
         );
 }
+
+/// The path is listed as the original lists it, from the configuration reached back to the
+/// start's first move; with a partial stop the configuration reached comes first, under the
+/// stop drawn with `?` (as README.md says).
+#[test]
+fn a_partial_stops_path_begins_with_the_configuration_reached() {
+    let output = fifteen()
+        .args(["sliding", "--puzzle", "klotski", "--style", "2"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let path = text.split("... Solution!\n").nth(1).expect("a path");
+    let heads: Vec<&str> = path.lines().filter(|l| l.ends_with(':')).collect();
+    assert_eq!(heads.first(), Some(&"81:"), "{path}");
+    assert_eq!(heads.last(), Some(&"1:"), "{path}");
+    assert_eq!(heads.len(), 81);
+}
