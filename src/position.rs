@@ -36,7 +36,7 @@ pub enum PositionError {
     NotANumber(String),
     #[error("Hex notation only works for boards of at most 16 cells; list the tiles of a {0} board as decimal numbers separated by commas!")]
     HexTooLarge(Board),
-    #[error("The start position has {found} tiles; give --size RxC for a board of that many cells (9, 12, 16 and 25 are recognised without it)!")]
+    #[error("The start position has {found} tiles; give --size RxC for a board of that many cells (4, 9, 12, 16 and 25 are recognised without it)!")]
     UnknownSize { found: usize },
     #[error("The start position has {found} tiles, but a {board} board needs {}!", board.cells())]
     WrongCount { found: usize, board: Board },
@@ -298,12 +298,16 @@ impl Position {
 
     /// A move string (pieces pushed, Knuth's numbering) in the user's convention and notation.
     pub fn moves_notation(&self, moves: &[u8], convention: Convention) -> String {
-        let n = self.board.cells();
-        let shown: Vec<u8> = match convention {
-            Convention::Knuth => moves.to_vec(),
-            Convention::Korf => moves.iter().map(|&t| convert_tile(t, n)).collect(),
-        };
+        let shown: Vec<u8> = moves.iter().map(|&t| self.shown(t, convention)).collect();
         format_tiles(&shown, self.board.uses_hex())
+    }
+
+    /// A tile's number (Knuth's numbering) in the user's convention.
+    fn shown(&self, tile: u8, convention: Convention) -> u8 {
+        match convention {
+            Convention::Knuth => tile,
+            Convention::Korf => convert_tile(tile, self.board.cells()),
+        }
     }
 }
 
@@ -363,7 +367,7 @@ impl Position {
     }
 
     /// The pictures of the board after each move, each headed by the move's number and the
-    /// tile pushed (in the user's numbering).
+    /// tile pushed, in the user's numbering and in decimal as the pictures draw it.
     pub fn board_moves(&self, moves: &[u8], convention: Convention) -> String {
         let mut position = *self;
         let mut text = String::new();
@@ -371,7 +375,7 @@ impl Position {
             if !position.push(tile) {
                 break;
             }
-            let name = self.moves_notation(&[tile], convention);
+            let name = self.shown(tile, convention);
             text.push_str(&format!(
                 "{}. {name}\n{}",
                 i + 1,

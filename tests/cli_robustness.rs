@@ -441,3 +441,183 @@ fn compare_file_notes_unsolvable_lines_and_goes_on() {
     assert!(stdout.contains("123456078"), "{stdout}");
     assert!(stdout.contains("times faster than"), "{stdout}");
 }
+
+/// With pattern databases the reference engine is an oracle hundreds of times slower than the
+/// automaton (issue 33): by default `compare` leaves it out and says why on stderr; named, it
+/// runs, with one line on stderr and a note under the table (CSV and JSON as before).
+#[test]
+fn compare_with_tables_leaves_the_oracle_out_unless_named() {
+    let (status, stdout, stderr) =
+        run(&["compare", "--heuristic", "8", "--repeat", "1", "867254301"]);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(
+        stderr.starts_with("(ida left out: with pattern databases the reference engine ida is an unoptimised oracle: it recomputes each child's bound from scratch"),
+        "{stderr}"
+    );
+    let engines: Vec<&str> = stdout
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("867254301"))
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .collect();
+    assert_eq!(engines, ["automaton/8", "bfs"], "{stdout}");
+
+    let named = [
+        "compare",
+        "--engines",
+        "ida,automaton",
+        "--heuristic",
+        "8",
+        "--repeat",
+        "1",
+    ];
+    let (status, stdout, stderr) = run(&[&named[..], &["867254301"]].concat());
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(stderr.matches("unoptimised oracle").count(), 1, "{stderr}");
+    assert!(stdout.contains("867254301  ida/8 "), "{stdout}");
+    assert!(
+        stdout.contains(
+            "(ida/8: with pattern databases the reference engine ida is an unoptimised oracle"
+        ),
+        "{stdout}"
+    );
+    let (status, csv, _) = run(&[&named[..], &["--csv", "867254301"]].concat());
+    assert_eq!(status, 0);
+    assert_eq!(
+        csv.lines().next(),
+        Some("position,engine,length,nodes,seconds,nodes_per_second")
+    );
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+}
+
+/// `compare --korf50`, the README's command, runs the automaton alone among the IDA* engines
+/// (the reference engine would take hours): the note comes before anything else, before the
+/// 6-6-6-6 tables are even built (here, into an empty directory, so the run is stopped).
+#[test]
+fn compare_korf50_leaves_the_oracle_out() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut child = fifteen()
+        .env("FIFTEEN_TABLES", dir.path())
+        .args(["compare", "--korf50", "38"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fifteen starts");
+    let mut first = String::new();
+    if let Some(stderr) = child.stderr.take() {
+        BufReader::new(stderr)
+            .read_line(&mut first)
+            .expect("stderr readable");
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        first.starts_with("(ida left out: with pattern databases the reference engine ida"),
+        "{first}"
+    );
+}
+
+/// The progress line of `compare` on a terminal says what runs and how many positions are
+/// done, with the time elapsed: no estimate of the time left, which per-run steps make wrong
+/// when positions differ a thousandfold. (A terminal by script(1), from util-linux.)
+#[test]
+fn compare_progress_counts_positions_and_guesses_no_time_left() {
+    let command = format!(
+        "{} compare --repeat 2 867254301 123456078",
+        env!("CARGO_BIN_EXE_fifteen")
+    );
+    let Ok(output) = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+    else {
+        eprintln!("no script(1): the progress line is not checked");
+        return;
+    };
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{shown}");
+    // (The line is redrawn at most 20 times a second: only the first message is sure to show.)
+    assert!(
+        shown.contains("checking 867254301 with automaton (0 of 2 positions checked)"),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains(" left)") && !shown.contains(" runs, "),
+        "{shown}"
+    );
+}
+
+/// With one contestant there is nothing to compare: no `Summary` heading; with one position the
+/// summary says so in the singular; a failing peer's own last word on stderr is shown.
+#[test]
+fn compare_summaries_and_peer_failures_say_what_happened() {
+    let (status, stdout, _) = run(&[
+        "compare",
+        "--engines",
+        "automaton",
+        "--repeat",
+        "1",
+        "867254301",
+    ]);
+    assert_eq!(status, 0);
+    assert!(!stdout.contains("Summary"), "{stdout}");
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    let (status, stdout, _) = run(&[
+        "compare",
+        "--engines",
+        "automaton,ida",
+        "--repeat",
+        "1",
+        "867254301",
+    ]);
+    assert_eq!(status, 0);
+    assert!(stdout.contains("times faster than"), "{stdout}");
+    assert!(stdout.trim_end().ends_with(" (1 position)"), "{stdout}");
+
+    let talking = peer_script(
+        "talking_peer.sh",
+        "echo 'cannot open tables.bin' >&2\nexit 3",
+    );
+    let (status, _, stderr) = run(&["compare", "--repeat", "1", "--peer", &talking, "123456078"]);
+    assert_eq!(status, 1, "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        format!("peer {talking} failed (exit 3) on 123456078; its stderr: cannot open tables.bin")
+    );
+}
+
+/// `--moves board` heads each picture with the tile pushed in decimal, as the pictures draw
+/// it, in either convention (Knuth's 15 and Korf's 10 were written `f` and `a`).
+#[test]
+fn board_moves_name_tiles_as_the_pictures_draw_them() {
+    // Knuth's goal with the blank one step left; Korf's with the blank walked down twice and
+    // right twice.
+    for (convention, position, expected) in [
+        ("knuth", "123456789abcde0f", &["1. 15"][..]),
+        (
+            "korf",
+            "4 1 2 3 8 5 6 7 9 10 0 11 12 13 14 15",
+            &["1. 10", "2. 9", "3. 8", "4. 4"],
+        ),
+    ] {
+        let (status, stdout, _) = run(&[
+            "solve",
+            "--heuristic",
+            "manhattan",
+            "--convention",
+            convention,
+            "--moves",
+            "board",
+            position,
+        ]);
+        assert_eq!(status, 0);
+        let labels: Vec<&str> = stdout
+            .lines()
+            .filter(|l| {
+                l.split_once(". ")
+                    .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+            })
+            .collect();
+        assert_eq!(labels, expected, "{stdout}");
+    }
+}

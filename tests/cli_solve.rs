@@ -255,3 +255,40 @@ fn wrong_length_on_an_explicit_board() {
     assert_eq!(status, 2);
     assert_eq!(stderr.trim_end(), "Your start position doesn't use 8!");
 }
+
+/// Four tiles are a 2x2 board: the help and the error for an unknown count say so with 9, 12,
+/// 16 and 25 (issue 33); and the help gives the memory the 5x5 tables take, to build (once)
+/// and then to solve.
+#[test]
+fn help_and_errors_name_every_board_known_by_its_tiles() {
+    let (status, _, stderr) = run(&["solve", "1234567890"]);
+    assert_eq!(status, 2);
+    assert_eq!(
+        stderr.trim_end(),
+        "The start position has 10 tiles; give --size RxC for a board of that many cells (4, 9, 12, 16 and 25 are recognised without it)!"
+    );
+    let (status, help, _) = run(&["solve", "--help"]);
+    assert_eq!(status, 0);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("inferred from 4, 9, 12, 16 or 25 tiles when omitted"),
+        "{help}"
+    );
+    assert!(
+        help.contains(
+            "5x5: 6-6-6-6, about two minutes and 2.1 GB of memory to build, 1.2 GB to solve with"
+        ),
+        "{help}"
+    );
+}
+
+/// `solve --file` with one position: "1 position solved".
+#[test]
+fn one_position_is_one_position() {
+    fifteen()
+        .args(["solve", "--heuristic", "manhattan", "--file", "-"])
+        .write_stdin("123456078\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\n1 position solved, "));
+}

@@ -194,3 +194,35 @@ fn a_file_of_positions_with_a_bad_line_in_the_middle() {
     assert_eq!(output.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&output.stdout).starts_with("123456708: Solution in 1+0"));
 }
+
+/// `tables build` names the board a partition belongs to (issue 33: `6-6-6-6` without
+/// `--size` was "no such 4x4 partition", with `manhattan`, which has no tables, offered), and
+/// builds nothing.
+#[test]
+fn a_partition_of_another_board_says_which() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (args, message) in [
+        (
+            &["tables", "build", "--heuristic", "6-6-6-6"][..],
+            "\"6-6-6-6\" is a 5x5 partition, not a 4x4 one: add --size 5x5",
+        ),
+        (
+            &["tables", "build", "--size", "3x3", "--heuristic", "6-5"],
+            "\"6-5\" is a 3x4 and 4x3 partition, not a 3x3 one: use --size 3x4 or --size 4x3",
+        ),
+        (
+            &["tables", "build", "--heuristic", "6-6"],
+            "there is no pattern database \"6-6\" for the 4x4 board; its partitions are 5-5-5, 6-6-3, 7-8",
+        ),
+    ] {
+        let (status, stdout, stderr) = run(dir.path(), args);
+        assert_eq!(status, 2, "{args:?}: {stdout}");
+        assert_eq!(stderr.trim_end(), message, "{args:?}");
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path())
+            .map(|d| d.count())
+            .unwrap_or(0),
+        0
+    );
+}

@@ -390,3 +390,68 @@ fn astronomically_many_superpieces_stop_at_the_memory_limit() {
             ));
     }
 }
+
+/// The library's other names for its puzzles are accepted (issue 33: Red Donkey, L'Ane Rouge
+/// and Huarong Dao are Klotski, Dad's Puzzle is the Pennant Puzzle) and listed.
+#[test]
+fn aliases_are_accepted_and_listed() {
+    for (name, moves) in [
+        ("red_donkey", 81),
+        ("ane_rouge", 81),
+        ("Huarong-Dao", 81),
+        ("dads_puzzle", 59),
+    ] {
+        let output = fifteen()
+            .args(["sliding", "--puzzle", name, "--style", "2", "--json"])
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(0), "{name}");
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(value["distance"], moves, "{name}");
+    }
+    let list = fifteen()
+        .args(["sliding", "--list"])
+        .output()
+        .expect("runs");
+    let list = String::from_utf8_lossy(&list.stdout);
+    let klotski = list
+        .lines()
+        .find(|l| l.starts_with("klotski "))
+        .expect("listed");
+    assert!(
+        klotski.ends_with("; also huarong_dao, red_donkey, ane_rouge, forget_me_not"),
+        "{klotski}"
+    );
+}
+
+/// `--puzzle NAME` without `--style`: one line naming the styles of the published counts (the
+/// count depends on the style, so none is assumed), exit status 2.
+#[test]
+fn a_puzzle_without_a_style_names_the_published_styles() {
+    fifteen()
+        .args(["sliding", "--puzzle", "klotski"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            "--puzzle klotski needs --style N (0-5): its published counts are 81 moves in style 2, \
+             90 moves in style 1, 116 moves in style 0 (e.g. --style 2)\n",
+        );
+}
+
+/// The path is listed as the original lists it, from the configuration reached back to the
+/// start's first move; with a partial stop the configuration reached comes first, under the
+/// stop drawn with `?` (as README.md says).
+#[test]
+fn a_partial_stops_path_begins_with_the_configuration_reached() {
+    let output = fifteen()
+        .args(["sliding", "--puzzle", "klotski", "--style", "2"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let path = text.split("... Solution!\n").nth(1).expect("a path");
+    let heads: Vec<&str> = path.lines().filter(|l| l.ends_with(':')).collect();
+    assert_eq!(heads.first(), Some(&"81:"), "{path}");
+    assert_eq!(heads.last(), Some(&"1:"), "{path}");
+    assert_eq!(heads.len(), 81);
+}

@@ -116,7 +116,8 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
         }
         out.flush()?;
     }
-    let summary = format!("{positions} positions solved, {nodes} nodes, {seconds:.2} sec");
+    let plural = if positions == 1 { "" } else { "s" };
+    let summary = format!("{positions} position{plural} solved, {nodes} nodes, {seconds:.2} sec");
     if args.json {
         eprintln!("{summary}");
     } else {

@@ -11,8 +11,9 @@
 use super::{Failure, Resolver};
 use crate::board::Board;
 use crate::differential::{disagreements, EngineRun};
-use crate::engine::{Engine, SearchOptions};
+use crate::engine::{Engine, EngineKind, SearchOptions};
 use crate::heuristic::store::Choice;
+use crate::heuristic::Heuristic;
 use crate::position::{Convention, Position};
 use crate::random::PositionSource;
 use crate::{korf100, korf50};
@@ -30,13 +31,16 @@ const QUICK_KORF_NODES: u64 = 50_000_000;
 /// Felner fewer node expansions than this (seconds to a minute each here).
 const QUICK_KORF50_EXPANSIONS: u64 = 1_000_000_000;
 
+/// Why the reference engine's times with pattern databases measure nothing but itself.
+const ORACLE: &str = "with pattern databases the reference engine ida is an unoptimised oracle: it recomputes each child's bound from scratch, hundreds of times slower than the automaton";
+
 #[derive(Debug, Args)]
 pub struct CompareArgs {
     /// Positions to run (hex digits or decimal tiles; quote lists with spaces).
     #[arg(value_name = "POSITION")]
     pub positions: Vec<String>,
 
-    /// Board size RxC of the given, random or file positions (inferred for 9/12/16/25 tiles).
+    /// Board size RxC of the given, random or file positions (inferred for 4/9/12/16/25 tiles).
     #[arg(long, value_name = "RxC")]
     pub size: Option<Board>,
 
@@ -54,7 +58,8 @@ pub struct CompareArgs {
 
     /// Korf's 50 24-puzzle instances (Korf & Felner 2002): without a value the quick ones
     /// (under a billion node expansions in their runs), `all`, or numbers such as `1,38`.
-    /// Each needs the 5x5 6-6-6-6 tables (built on first use, minutes).
+    /// Each needs the 5x5 6-6-6-6 tables (built on first use: about two minutes and 2.1 GB
+    /// of memory; 1.2 GB once built).
     #[arg(long, value_name = "IDS", num_args = 0..=1, default_missing_value = "quick")]
     pub korf50: Option<String>,
 
@@ -119,6 +124,8 @@ enum Contestant {
         heuristic: Choice,
         /// Shown as `engine/heuristic` (when several heuristics run).
         name: String,
+        /// The reference engine with a pattern database (an oracle, not a contender).
+        oracle: bool,
     },
     Peer {
         name: String,
@@ -211,29 +218,14 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     } else {
         vec![Choice::Manhattan]
     };
-    let mut contestants: Vec<Contestant> = Vec::new();
-    for kind in args.selection.kinds() {
-        let (ida, engine_name) = {
-            let engine = kind.engine();
-            (engine.iterative_deepening(), engine.name())
-        };
-        let choices = if ida {
-            heuristics.clone()
-        } else {
-            vec![Choice::Manhattan]
-        };
-        for heuristic in choices {
-            let name = if args.heuristic.is_empty() || !ida {
-                engine_name.to_string()
-            } else {
-                format!("{engine_name}/{heuristic}")
-            };
-            contestants.push(Contestant::Engine {
-                engine: kind.engine(),
-                heuristic,
-                name,
-            });
-        }
+    let (mut contestants, left_out_oracle) = engines(args, &heuristics);
+    if left_out_oracle {
+        eprintln!("(ida left out: {ORACLE}; name it in --engines to time it anyway)");
+    } else if contestants
+        .iter()
+        .any(|c| matches!(c, Contestant::Engine { oracle: true, .. }))
+    {
+        eprintln!("(note: {ORACLE}; its times are not the tables' speed)");
     }
     let mut resolver = Resolver::new(args.tables.clone());
     for command in &args.peer {
@@ -259,12 +251,15 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
         )));
     }
     let timeout = std::time::Duration::from_secs_f64(args.peer_timeout);
-    let total = (positions.len() * contestants.len() * (args.repeat + 1)) as u64;
-    let bar = ProgressBar::new(total);
+    // Positions can differ a thousandfold in time, so no estimate of the time left: the line
+    // says what runs now, how many positions are done, and the time elapsed.
+    let bar = ProgressBar::new_spinner();
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {elapsed} ({eta} left)")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
+    let count = positions.len();
 
     // Check: every contestant once, with node counting, and the answers must agree.
     let mut rows: Vec<Row> = Vec::new();
@@ -274,10 +269,15 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
         threads: args.threads.count(),
         ..SearchOptions::default()
     };
-    for (label, start) in &positions {
+    let mut with_tables = vec![false; contestants.len()];
+    for (p, (label, start)) in positions.iter().enumerate() {
         let mut runs = Vec::new();
         let mut lengths = Vec::new();
-        for contestant in &contestants {
+        for (c, contestant) in contestants.iter().enumerate() {
+            bar.set_message(format!(
+                "checking {label} with {} ({p} of {count} positions checked)",
+                contestant.name()
+            ));
             let row_index = rows.len();
             rows.push(Row {
                 position: label.clone(),
@@ -291,12 +291,16 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
             });
             match contestant {
                 Contestant::Engine {
-                    engine, heuristic, ..
+                    engine,
+                    heuristic,
+                    oracle,
+                    ..
                 } => {
                     let counting = SearchOptions {
                         heuristic: resolver.get(start.board(), heuristic)?,
                         ..counting.clone()
                     };
+                    with_tables[c] |= *oracle && counting.heuristic != Heuristic::Manhattan;
                     let run = EngineRun::new(engine.as_ref(), start, &counting);
                     if let Ok(outcome) = &run.result {
                         rows[row_index].length = outcome.length();
@@ -315,7 +319,6 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                     lengths.push((name.clone(), Some(length)));
                 }
             }
-            bar.inc(1);
         }
         let mut found = disagreements(start, &runs);
         let answered: Vec<&(String, Option<usize>)> = lengths
@@ -360,14 +363,19 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
         ..counting.clone()
     };
     let width = contestants.len();
-    for _ in 0..args.repeat {
-        for (p, (_, start)) in positions.iter().enumerate() {
+    for repeat in 0..args.repeat {
+        for (p, (label, start)) in positions.iter().enumerate() {
             for (c, contestant) in contestants.iter().enumerate() {
                 let row = &mut rows[p * width + c];
                 if row.skipped.is_some() {
-                    bar.inc(1);
                     continue;
                 }
+                bar.set_message(format!(
+                    "timed run {} of {}: {label} with {} ({p} of {count} positions done)",
+                    repeat + 1,
+                    args.repeat,
+                    contestant.name()
+                ));
                 let seconds = match contestant {
                     Contestant::Engine {
                         engine, heuristic, ..
@@ -386,7 +394,6 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                 if let Some(seconds) = seconds {
                     row.runs.push(seconds);
                 }
-                bar.inc(1);
             }
         }
     }
@@ -420,7 +427,13 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
             )?;
         }
     } else {
-        print_table(&mut out, &rows, &summary)?;
+        let oracles: Vec<String> = contestants
+            .iter()
+            .zip(&with_tables)
+            .filter(|(_, &tables)| tables)
+            .map(|(c, _)| c.name())
+            .collect();
+        print_table(&mut out, &rows, &summary, &oracles)?;
     }
     if rows.iter().all(|row| row.runs.is_empty()) {
         return Err(Failure::Disagreement(
@@ -438,6 +451,43 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
         return Err(Failure::NoSolution(String::new()));
     }
     Ok(())
+}
+
+/// Our contestants: every named engine (each IDA* engine with each heuristic), or by default
+/// every engine, the reference engine only with Manhattan (with tables it is an oracle,
+/// hundreds of times slower). Also whether the default left the reference engine out.
+fn engines(args: &CompareArgs, heuristics: &[Choice]) -> (Vec<Contestant>, bool) {
+    let named = !args.selection.engines.is_empty();
+    let mut contestants = Vec::new();
+    let mut left_out_oracle = false;
+    for kind in args.selection.kinds() {
+        let engine = kind.engine();
+        let ida = engine.iterative_deepening();
+        let choices = if ida {
+            heuristics.to_vec()
+        } else {
+            vec![Choice::Manhattan]
+        };
+        for heuristic in choices {
+            let oracle = kind == EngineKind::Ida && heuristic != Choice::Manhattan;
+            if oracle && !named {
+                left_out_oracle = true;
+                continue;
+            }
+            let name = if args.heuristic.is_empty() || !ida {
+                engine.name().to_string()
+            } else {
+                format!("{}/{heuristic}", engine.name())
+            };
+            contestants.push(Contestant::Engine {
+                engine: kind.engine(),
+                heuristic,
+                name,
+                oracle,
+            });
+        }
+    }
+    (contestants, left_out_oracle)
 }
 
 /// One of a published set of instances, with its optimal length.
@@ -577,61 +627,102 @@ fn run_peer(
         .split_first()
         .ok_or_else(|| Failure::BadInput("--peer needs a command".into()))?;
     let position = start.notation(Convention::Knuth);
-    let failed =
-        |what: String| Failure::Disagreement(format!("peer {program} {what} on {position}"));
     let clock = Instant::now();
     let mut child = Command::new(program)
         .args(rest)
         .arg(&position)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .map_err(|e| Failure::BadInput(format!("--peer {program}: {e}")))?;
     // Read its output while it runs, so a talkative peer never blocks on a full pipe.
-    let mut stdout = child.stdout.take();
-    let reader = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        if let Some(pipe) = stdout.as_mut() {
-            let _ = pipe.read_to_end(&mut text);
-        }
-        text
-    });
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut text);
+            }
+            text
+        })
+    };
+    let reader = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let errors = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    // A failure names the peer and the position, and ends with the peer's own last word on
+    // stderr (once it has exited: a peer stopped by the timeout may have left a child holding
+    // the pipe).
+    let failed = |what: String, errors: Option<std::thread::JoinHandle<Vec<u8>>>| {
+        let said = errors
+            .and_then(|e| e.join().ok())
+            .map(|text| last_line(&String::from_utf8_lossy(&text)))
+            .filter(|line| !line.is_empty())
+            .map_or(String::new(), |line| format!("; its stderr: {line}"));
+        Failure::Disagreement(format!("peer {program} {what} on {position}{said}"))
+    };
     let status = match child.wait_timeout(timeout) {
         Ok(Some(status)) => status,
         Ok(None) => {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(failed(format!(
-                "timed out after {} sec (--peer-timeout)",
-                timeout.as_secs_f64()
-            )));
+            return Err(failed(
+                format!(
+                    "timed out after {} sec (--peer-timeout)",
+                    timeout.as_secs_f64()
+                ),
+                None,
+            ));
         }
-        Err(e) => return Err(failed(format!("could not be waited for: {e}"))),
+        Err(e) => return Err(failed(format!("could not be waited for: {e}"), None)),
     };
     let seconds = clock.elapsed().as_secs_f64();
     let text = reader.join().unwrap_or_default();
+    let errors = Some(errors);
     if !status.success() {
-        return Err(failed(match status.code() {
-            Some(code) => format!("failed (exit {code})"),
-            None => "failed (killed by a signal)".to_string(),
-        }));
+        return Err(failed(
+            match status.code() {
+                Some(code) => format!("failed (exit {code})"),
+                None => "failed (killed by a signal)".to_string(),
+            },
+            errors,
+        ));
     }
     let text = String::from_utf8_lossy(&text);
     let Some((length, moves)) = text.lines().find_map(parse_solution) else {
-        return Err(failed("printed no `Solution in H+S moves: …` line".into()));
+        return Err(failed(
+            "printed no `Solution in H+S moves: …` line".into(),
+            errors,
+        ));
     };
     let replayed = parse_moves(&moves, start)
         .and_then(|moves| start.replay(&moves).ok().map(|end| (moves.len(), end)));
     match replayed {
         Some((count, end)) if end.is_goal() && count == length => Ok((length, seconds)),
-        Some((count, _)) if count != length => Err(failed(format!(
-            "claims {length} moves but lists {count}: {moves}"
-        ))),
-        _ => Err(failed(format!(
-            "gave moves that do not replay to the goal: {moves}"
-        ))),
+        Some((count, _)) if count != length => Err(failed(
+            format!("claims {length} moves but lists {count}: {moves}"),
+            errors,
+        )),
+        _ => Err(failed(
+            format!("gave moves that do not replay to the goal: {moves}"),
+            errors,
+        )),
     }
+}
+
+/// The last non-blank line of a peer's stderr, trimmed and cut to 200 characters (it goes into
+/// a one-line message).
+fn last_line(text: &str) -> String {
+    let line = text.lines().rev().map(str::trim).find(|l| !l.is_empty());
+    line.unwrap_or_default().chars().take(200).collect()
 }
 
 /// The length and the moves of a line `Solution in H+S moves: MOVES (T sec)`.
@@ -727,7 +818,14 @@ fn speedups(rows: &[Row], names: &[String], positions: usize, repeat: usize) -> 
         .collect()
 }
 
-fn print_table(out: &mut dyn Write, rows: &[Row], summary: &[Speedup]) -> std::io::Result<()> {
+/// The table, its notes (skipped rows; the reference engine's runs with tables, named in
+/// `oracles`) and the summary, if there is anything to compare.
+fn print_table(
+    out: &mut dyn Write,
+    rows: &[Row],
+    summary: &[Speedup],
+    oracles: &[String],
+) -> std::io::Result<()> {
     let width = rows
         .iter()
         .map(|r| r.position.len())
@@ -770,13 +868,28 @@ fn print_table(out: &mut dyn Write, rows: &[Row], summary: &[Speedup]) -> std::i
             row.skipped.as_deref().unwrap_or_default()
         )?;
     }
+    if !oracles.is_empty() {
+        writeln!(
+            out,
+            "({}: {ORACLE}; its times are not the tables' speed)",
+            oracles.join(", ")
+        )?;
+    }
+    if summary.is_empty() {
+        return Ok(());
+    }
     writeln!(out)?;
     writeln!(out, "Summary")?;
     for s in summary {
         writeln!(
             out,
-            "  {} ran {:.2} ± {:.2} times faster than {} ({} positions)",
-            s.faster, s.ratio, s.spread, s.slower, s.positions
+            "  {} ran {:.2} ± {:.2} times faster than {} ({} position{})",
+            s.faster,
+            s.ratio,
+            s.spread,
+            s.slower,
+            s.positions,
+            if s.positions == 1 { "" } else { "s" }
         )?;
     }
     Ok(())

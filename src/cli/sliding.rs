@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 pub struct SlidingArgs {
     /// Move style 0-5: one piece one step (0), in a straight line (1), along any path (2);
     /// 3-5 the same for superpieces (sets of pieces moving together).
-    #[arg(long, value_name = "N", value_parser = parse_style, required_unless_present = "list")]
+    /// Needed with --puzzle too: the library's published counts are each in one style (--list).
+    #[arg(long, value_name = "N", value_parser = parse_style, required_unless_present_any = ["list", "puzzle"])]
     pub style: Option<u8>,
 
     /// Print every configuration found, with its number and its predecessor's.
@@ -106,10 +107,6 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
     if args.list {
         return list();
     }
-    let number = args.style.unwrap_or_default();
-    let style = Style::new(number).ok_or_else(|| {
-        Failure::BadInput(format!("the style should be between 0 and 5, not {number}"))
-    })?;
     let mut text = Vec::new();
     let library = match &args.puzzle {
         Some(name) => Some(library::find(name).ok_or_else(|| {
@@ -121,11 +118,22 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
         })?),
         None => None,
     };
+    let number = match (args.style, &library) {
+        (Some(number), _) => number,
+        // The count depends on the style (Klotski: 81, 90 or 116 moves), so none is assumed:
+        // the message gives the styles of the published counts.
+        (None, Some(entry)) => return Err(Failure::BadInput(style_needed(entry))),
+        // clap requires --style without --puzzle.
+        (None, None) => return Err(Failure::BadInput("--style N is required (0-5)".into())),
+    };
+    let style = Style::new(number).ok_or_else(|| {
+        Failure::BadInput(format!("the style should be between 0 and 5, not {number}"))
+    })?;
     let source = match &args.file {
         _ if library.is_some() => {
             let entry = library.as_ref().map_or("", |e| e.text);
             text = entry.as_bytes().to_vec();
-            format!("puzzle {}", args.puzzle.as_deref().unwrap_or_default())
+            format!("puzzle {}", library.as_ref().map_or("", |e| e.name))
         }
         Some(path) if path.as_os_str() != "-" => {
             text = std::fs::read(path)
@@ -367,6 +375,25 @@ impl Bar {
     }
 }
 
+/// Why `--puzzle NAME` without `--style` is refused, in one line: the published counts and
+/// their styles.
+fn style_needed(entry: &library::Entry) -> String {
+    let counts: Vec<String> = entry
+        .published
+        .iter()
+        .map(|(style, moves)| format!("{moves} moves in style {}", style.0))
+        .collect();
+    match entry.published.first() {
+        None => format!("--puzzle {} needs --style N (0-5)", entry.name),
+        Some((first, _)) => format!(
+            "--puzzle {} needs --style N (0-5): its published counts are {} (e.g. --style {})",
+            entry.name,
+            counts.join(", "),
+            first.0
+        ),
+    }
+}
+
 /// `--list`: the library, one puzzle a line.
 fn list() -> Result<(), Failure> {
     let mut out = super::out();
@@ -379,7 +406,7 @@ fn list() -> Result<(), Failure> {
         .max(4);
     writeln!(
         out,
-        "{:width$}  board  goal; published optimal moves (style: moves)",
+        "{:width$}  board  goal; published optimal moves (style: moves); other names",
         "name"
     )?;
     for entry in &entries {
@@ -393,9 +420,14 @@ fn list() -> Result<(), Failure> {
         } else {
             format!("; {}", published.join(", "))
         };
+        let aliases = if entry.aliases.is_empty() {
+            String::new()
+        } else {
+            format!("; also {}", entry.aliases.join(", "))
+        };
         writeln!(
             out,
-            "{:width$}  {:>5}  {}{published}",
+            "{:width$}  {:>5}  {}{published}{aliases}",
             entry.name,
             format!("{}x{}", entry.rows, entry.cols),
             entry.goal

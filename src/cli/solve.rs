@@ -28,7 +28,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub file: Option<std::path::PathBuf>,
 
-    /// Board size RxC (2 to 5 each); inferred from 9, 12, 16 or 25 tiles when omitted.
+    /// Board size RxC (2 to 5 each); inferred from 4, 9, 12, 16 or 25 tiles when omitted.
     #[arg(long, value_name = "RxC")]
     pub size: Option<Board>,
 

@@ -28,9 +28,9 @@ pub struct TablesArgs {
 pub enum Action {
     /// Build (or check) the tables of one partition, or of every preset of the board.
     Build {
-        /// Board size RxC.
-        #[arg(long, value_name = "RxC", default_value = "4x4")]
-        size: Board,
+        /// Board size RxC (default 4x4).
+        #[arg(long, value_name = "RxC")]
+        size: Option<Board>,
         /// The partition (e.g. 6-6-3); every preset of the board when omitted.
         #[arg(long, value_name = "NAME")]
         heuristic: Option<Choice>,
@@ -42,9 +42,45 @@ pub enum Action {
 pub fn run(args: &TablesArgs) -> Result<(), Failure> {
     let store = Store::new(args.tables.as_deref()).map_err(Failure::BadInput)?;
     match &args.action {
-        Action::Build { size, heuristic } => build(&store, *size, heuristic.as_ref()),
+        Action::Build { size, heuristic } => {
+            let board = size.unwrap_or_else(Board::fifteen);
+            if let Some(Choice::Tables(name)) = heuristic {
+                check_partition(board, name, size.is_some())?;
+            }
+            build(&store, board, heuristic.as_ref())
+        }
         Action::List => list(&store),
     }
+}
+
+/// A partition `tables build` cannot make for `board` is refused in one line that says what
+/// to do: the board it belongs to (`6-6-6-6` is a 5x5 partition), else the board's own.
+fn check_partition(board: Board, name: &str, size_given: bool) -> Result<(), Failure> {
+    if Partition::preset(board, name).is_ok() {
+        return Ok(());
+    }
+    let boards: Vec<String> = Partition::boards_of(name)
+        .iter()
+        .map(Board::to_string)
+        .collect();
+    let own = Partition::names(board);
+    let message = if !boards.is_empty() {
+        let verb = if size_given { "use" } else { "add" };
+        let sizes: Vec<String> = boards.iter().map(|b| format!("--size {b}")).collect();
+        format!(
+            "{name:?} is a {} partition, not a {board} one: {verb} {}",
+            boards.join(" and "),
+            sizes.join(" or ")
+        )
+    } else if own.is_empty() {
+        format!("there is no pattern database {name:?}, and the {board} board has none")
+    } else {
+        format!(
+            "there is no pattern database {name:?} for the {board} board; its partitions are {}",
+            own.join(", ")
+        )
+    };
+    Err(Failure::BadInput(message))
 }
 
 fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Failure> {

@@ -132,6 +132,15 @@ impl Partition {
             })
     }
 
+    /// The boards that have a preset called `name` (`6-5`: 3x4 and 4x3).
+    pub fn boards_of(name: &str) -> Vec<Board> {
+        PRESETS
+            .iter()
+            .filter(|(_, _, n, _)| *n == name)
+            .filter_map(|(r, c, _, _)| Board::new(*r, *c).ok())
+            .collect()
+    }
+
     /// The names of the presets for `board`, weakest first.
     pub fn names(board: Board) -> Vec<&'static str> {
         PRESETS
@@ -189,6 +198,10 @@ mod tests {
         let fifteen = Board::fifteen();
         assert_eq!(Partition::names(fifteen), ["5-5-5", "6-6-3", "7-8"]);
         assert!(Partition::preset(fifteen, "8").is_err());
+        let names = |boards: Vec<Board>| boards.iter().map(Board::to_string).collect::<Vec<_>>();
+        assert_eq!(names(Partition::boards_of("6-6-6-6")), ["5x5"]);
+        assert_eq!(names(Partition::boards_of("6-5")), ["3x4", "4x3"]);
+        assert!(Partition::boards_of("6-6").is_empty());
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The puzzle library: classic sliding-block puzzles with their real goals (`puzzles/` in the
 //! repository, compiled into the binary), for `fifteen sliding --puzzle NAME` and `--list`.
 //!
-//! The manifest `puzzles/library.tsv` gives each puzzle's goal in words, the optimal move
+//! The manifest `puzzles/library.tsv` gives each puzzle's other names (the same layout and
+//! goal sold under another name: Red Donkey is Klotski), its goal in words, the optimal move
 //! counts the literature publishes (with the move style they count in) and where they come
 //! from; the tests solve every puzzle and check every published count.
 //!
@@ -59,6 +60,8 @@ pub const FILES: &[(&str, &str)] = &[
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub name: &'static str,
+    /// Other names of the same puzzle (same layout and goal), accepted by [`find`].
+    pub aliases: Vec<&'static str>,
     /// The puzzle in SLIDING's format.
     pub text: &'static str,
     pub rows: usize,
@@ -82,14 +85,18 @@ pub fn entries() -> Vec<Entry> {
         .collect()
 }
 
-/// The puzzle called `name`.
+/// The puzzle called `name`, or one of its aliases (case, `-` and spaces aside: `Red-Donkey`
+/// is `red_donkey`).
 pub fn find(name: &str) -> Option<Entry> {
-    entries().into_iter().find(|e| e.name == name)
+    let name = name.trim().to_lowercase().replace(['-', ' '], "_");
+    entries()
+        .into_iter()
+        .find(|e| e.name == name || e.aliases.contains(&name.as_str()))
 }
 
 fn parse_line(line: &'static str) -> Option<Entry> {
     let fields: Vec<&'static str> = line.split('\t').collect();
-    let [name, rows, cols, goal, published, provenance] = fields.as_slice() else {
+    let [name, aliases, rows, cols, goal, published, provenance] = fields.as_slice() else {
         return None;
     };
     let text = FILES.iter().find(|(n, _)| n == name)?.1;
@@ -103,6 +110,7 @@ fn parse_line(line: &'static str) -> Option<Entry> {
         .collect::<Option<Vec<_>>>()?;
     Some(Entry {
         name,
+        aliases: aliases.split(',').filter(|a| !a.is_empty()).collect(),
         text,
         rows: rows.parse().ok()?,
         cols: cols.parse().ok()?,
@@ -134,5 +142,14 @@ mod tests {
             assert!(!puzzle.stops.is_empty(), "{}", entry.name);
             assert!(!entry.provenance.is_empty());
         }
+        // A name means one puzzle.
+        let mut names: Vec<&str> = all
+            .iter()
+            .flat_map(|e| std::iter::once(e.name).chain(e.aliases.iter().copied()))
+            .collect();
+        let count = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), count, "a name used twice");
     }
 }
