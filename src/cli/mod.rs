@@ -224,7 +224,11 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Solve(args) => solve::run(&args),
+        // `solve --file` is batch.rs's; it uses solve.rs, which knows nothing of it.
+        Command::Solve(args) => match &args.file {
+            Some(file) => solve::check_flags(&args).and_then(|()| batch::run(&args, file)),
+            None => solve::run(&args),
+        },
         Command::Crosscheck(args) => crosscheck::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Sliding(args) => sliding::run(&args),
