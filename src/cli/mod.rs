@@ -272,6 +272,14 @@ pub fn report(result: Result<(), Failure>) -> u8 {
     }
 }
 
+/// Writes the chart of `--plot FILE` (once the command's text is out): a failure is one line
+/// naming the path and the reason, and exit status 2.
+pub fn write_plot(path: &std::path::Path, svg: &str) -> Result<(), Failure> {
+    crate::plot::save(path, svg).map_err(|error| {
+        Failure::BadInput(format!("cannot write the plot {}: {error}", path.display()))
+    })
+}
+
 /// Squeezes a clap usage error into one line: its text up to the first blank line (the usage
 /// and `--help` hints follow it), with line breaks and indentation folded into single spaces.
 fn one_line(message: &str) -> String {
