@@ -291,6 +291,9 @@ pub fn levels(levels: &Levels) -> String {
             grouped(last),
             if last == 1 { "" } else { "s" }
         ),
+        Some(distance) if n == 0 => {
+            format!("no distance completed before the solution at distance {distance}")
+        }
         Some(distance) => format!(
             "{} configurations at distances 0 to {farthest}, before the solution at distance {distance}",
             grouped(total)

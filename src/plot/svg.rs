@@ -366,11 +366,15 @@ mod tests {
         let Scale::Linear { max, step } = Scale::linear(181_440.0 / 7.0) else {
             panic!("linear");
         };
-        assert_eq!((max, step), (30_000.0, 5_000.0));
+        assert_eq!((max, step), (30_000.0, 10_000.0));
+        let Scale::Linear { max, step } = Scale::linear(21_841_159.0) else {
+            panic!("linear");
+        };
+        assert_eq!((max, step), (25e6, 5e6));
         let Scale::Linear { max, step } = Scale::linear(1.0) else {
             panic!("linear");
         };
-        assert_eq!((max, step), (1.0, 0.2));
+        assert!((max - 1.0).abs() < 1e-9 && (step - 0.2).abs() < 1e-9);
     }
 
     #[test]
