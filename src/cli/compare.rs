@@ -427,7 +427,6 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     } else {
         print_table(&mut out, &rows, &summary)?;
     }
-    drop(out);
     if rows.iter().all(|row| row.runs.is_empty()) {
         return Err(Failure::Disagreement(
             "nothing was timed: every contestant declined every position".into(),
