@@ -36,6 +36,7 @@ pub mod engine;
 pub mod heuristic;
 pub mod korf100;
 pub mod korf50;
+pub mod plot;
 pub mod position;
 pub mod random;
 pub mod sliding;

@@ -3,14 +3,12 @@
 //! people write them (CRLF, no final newline, `-` for standard input), the level sizes a
 //! search stopped by `--memory` completed, and flags that would do nothing refused.
 
-use assert_cmd::Command;
+mod common;
+
+use common::*;
 use predicates::prelude::*;
 use std::io::BufRead;
 use std::process::Stdio;
-
-fn fifteen() -> Command {
-    Command::cargo_bin("fifteen").expect("binary built")
-}
 
 const SILLY: &str = "tests/data/sliding/silly.txt";
 
@@ -42,7 +40,7 @@ fn dev_full() -> Stdio {
 
 /// Runs `fifteen ARGS` with standard output on /dev/full: its exit status and stderr.
 fn into_dev_full(args: &[&str]) -> (Option<i32>, String) {
-    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("fifteen"))
+    let output = command()
         .args(args)
         .stdin(Stdio::null())
         .stdout(dev_full())
@@ -99,7 +97,7 @@ fn a_closed_pipe_stops_the_search_quietly() {
     let file = endless_file();
     let path = file.path().to_str().expect("a UTF-8 temporary path");
     for (flag, lines_read) in [("--verbose", 1), ("--quiet", 1), ("--verbose", 0)] {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("fifteen"))
+        let mut child = command()
             .args([
                 "sliding", "--style", "0", "--levels", "--memory", "16M", flag, path,
             ])

@@ -4,28 +4,11 @@
 //! before its fix. (`fifteen sliding`'s share is in `cli_output.rs`.)
 #![forbid(unsafe_code)]
 
+mod common;
+
+use common::*;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
-
-/// The binary, with its pattern databases kept under the build's scratch directory.
-fn fifteen() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_fifteen"));
-    command.env(
-        "FIFTEEN_TABLES",
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables"),
-    );
-    command
-}
-
-/// Runs `fifteen ARGS`, returning (status, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let output = fifteen().args(args).output().expect("fifteen runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
 
 /// Runs `fifteen ARGS` with standard output on the full device: (status, stderr).
 fn run_into_full_device(args: &[&str]) -> (i32, String) {
@@ -33,7 +16,7 @@ fn run_into_full_device(args: &[&str]) -> (i32, String) {
         .write(true)
         .open("/dev/full")
         .expect("/dev/full exists on Linux");
-    let output = fifteen()
+    let output = command()
         .args(args)
         .stdout(Stdio::from(full))
         .output()
@@ -46,7 +29,7 @@ fn run_into_full_device(args: &[&str]) -> (i32, String) {
 
 /// Runs `fifteen ARGS` into a pipe whose reader goes away after `lines` lines: (status, stderr).
 fn run_into_closed_pipe(args: &[&str], lines: usize) -> (i32, String) {
-    let mut child = fifteen()
+    let mut child = command()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -496,7 +479,7 @@ fn compare_with_tables_leaves_the_oracle_out_unless_named() {
 #[test]
 fn compare_korf50_leaves_the_oracle_out() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let mut child = fifteen()
+    let mut child = command()
         .env("FIFTEEN_TABLES", dir.path())
         .args(["compare", "--korf50", "38"])
         .stdout(Stdio::null())

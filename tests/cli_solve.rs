@@ -2,29 +2,10 @@
 //! exit status (0 solved, 1 no solution, 2 bad input or usage), and no panic anywhere.
 #![forbid(unsafe_code)]
 
-use assert_cmd::Command;
+mod common;
+
+use common::*;
 use predicates::prelude::*;
-
-/// The binary, with its pattern databases kept under the build's scratch directory (never in
-/// the user's cache).
-fn fifteen() -> Command {
-    let mut command = Command::cargo_bin("fifteen").expect("the fifteen binary is built");
-    command.env(
-        "FIFTEEN_TABLES",
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables"),
-    );
-    command
-}
-
-/// Runs `fifteen ARGS`, returning (status, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let output = fifteen().args(args).output().expect("fifteen runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn solves_with_knuths_lines() {

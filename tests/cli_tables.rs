@@ -3,22 +3,19 @@
 //! rebuilt, the answer still right), `--heuristic` names, and `solve --file` batches.
 #![forbid(unsafe_code)]
 
-use assert_cmd::Command;
+mod common;
+
+use common::*;
 use std::path::Path;
 
 /// Runs `fifteen ARGS` with its tables in `dir`, returning (status, stdout, stderr).
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::cargo_bin("fifteen")
-        .expect("the fifteen binary is built")
+    let output = fifteen()
         .env("FIFTEEN_TABLES", dir)
         .args(args)
         .output()
         .expect("fifteen runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    texts(&output)
 }
 
 const HIROI: &str = "867254301";
@@ -184,8 +181,7 @@ fn a_file_of_positions_with_a_bad_line_in_the_middle() {
     assert_eq!(objects[1]["solvable"], false);
 
     // `-` reads standard input.
-    let output = Command::cargo_bin("fifteen")
-        .expect("binary")
+    let output = fifteen()
         .env("FIFTEEN_TABLES", dir.path())
         .args(["solve", "--file", "-", "--heuristic", "manhattan"])
         .write_stdin("123456708\n")

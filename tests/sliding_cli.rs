@@ -2,18 +2,10 @@
 //! format, the exit statuses (0 solved, 1 no solution, 2 bad input), and one test per kind of
 //! malformed input with its one-line message.
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
 
-fn fifteen() -> Command {
-    let mut command = Command::cargo_bin("fifteen").expect("binary built");
-    // Pattern databases (the 8-puzzle's, for `solve`) go to the build's scratch directory.
-    command.env(
-        "FIFTEEN_TABLES",
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables"),
-    );
-    command
-}
+use common::*;
+use predicates::prelude::*;
 
 fn sliding(style: &str, input: &str) -> assert_cmd::assert::Assert {
     fifteen()

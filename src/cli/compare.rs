@@ -114,6 +114,11 @@ pub struct CompareArgs {
     /// Print the results as CSV.
     #[arg(long)]
     pub csv: bool,
+
+    /// Also draw the run as an SVG chart in FILE (seconds and nodes per instance, log
+    /// scales), written once the table is out.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<std::path::PathBuf>,
 }
 
 /// A contestant: one of our engines (with a heuristic, for the IDA* engines) or an external
@@ -439,6 +444,9 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
         return Err(Failure::Disagreement(
             "nothing was timed: every contestant declined every position".into(),
         ));
+    }
+    if let Some(path) = &args.plot {
+        super::write_plot(path, &chart(&rows, &names, args.repeat))?;
     }
     if left_out.bad > 0 {
         return Err(Failure::BadInput(format!(
@@ -816,6 +824,43 @@ fn speedups(rows: &[Row], names: &[String], positions: usize, repeat: usize) -> 
             })
         })
         .collect()
+}
+
+/// The chart of `--plot`: each contestant's median time and node count per position.
+fn chart(rows: &[Row], names: &[String], repeat: usize) -> String {
+    let width = names.len().max(1);
+    let instances: Vec<String> = rows
+        .iter()
+        .step_by(width)
+        .map(|r| r.position.clone())
+        .collect();
+    let series = names
+        .iter()
+        .enumerate()
+        .map(|(c, name)| {
+            let cells: Vec<&Row> = rows.iter().skip(c).step_by(width).collect();
+            crate::plot::Series {
+                name: name.clone(),
+                seconds: cells
+                    .iter()
+                    .map(|r| (!r.runs.is_empty()).then_some(r.seconds))
+                    .collect(),
+                nodes: cells
+                    .iter()
+                    .map(|r| r.nodes.filter(|_| r.skipped.is_none()))
+                    .collect(),
+            }
+        })
+        .collect();
+    crate::plot::runs(&crate::plot::Runs {
+        title: "fifteen compare: time and nodes per instance".into(),
+        timing: format!(
+            "median of {repeat} timed run{}",
+            if repeat == 1 { "" } else { "s" }
+        ),
+        instances,
+        series,
+    })
 }
 
 /// The table, its notes (skipped rows; the reference engine's runs with tables, named in

@@ -230,7 +230,11 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Solve(args) => solve::run(&args),
+        // `solve --file` is batch.rs's; it uses solve.rs, which knows nothing of it.
+        Command::Solve(args) => match &args.file {
+            Some(file) => solve::check_flags(&args).and_then(|()| batch::run(&args, file)),
+            None => solve::run(&args),
+        },
         Command::Crosscheck(args) => crosscheck::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Sliding(args) => sliding::run(&args),
@@ -272,6 +276,14 @@ pub fn report(result: Result<(), Failure>) -> u8 {
             2
         }
     }
+}
+
+/// Writes the chart of `--plot FILE` (once the command's text is out): a failure is one line
+/// naming the path and the reason, and exit status 2.
+pub fn write_plot(path: &std::path::Path, svg: &str) -> Result<(), Failure> {
+    crate::plot::save(path, svg).map_err(|error| {
+        Failure::BadInput(format!("cannot write the plot {}: {error}", path.display()))
+    })
 }
 
 /// Squeezes a clap usage error into one line: its text up to the first blank line (the usage

@@ -49,12 +49,17 @@ pub struct SlidingArgs {
     #[arg(long)]
     pub levels: bool,
 
+    /// With --levels: also draw the configurations per distance as an SVG chart in FILE
+    /// (bars on a linear and a log scale), written once the level sizes are out.
+    #[arg(long, value_name = "FILE", requires = "levels")]
+    pub plot: Option<PathBuf>,
+
     /// A puzzle of the library (see --list), instead of a file.
     #[arg(long, value_name = "NAME", conflicts_with = "file")]
     pub puzzle: Option<String>,
 
     /// List the puzzles of the library: board, goal and the published optimal move counts.
-    #[arg(long, conflicts_with_all = ["puzzle", "file", "style", "verbose", "quiet", "json", "levels", "memory"])]
+    #[arg(long, conflicts_with_all = ["puzzle", "file", "style", "verbose", "quiet", "json", "levels", "memory", "plot"])]
     pub list: bool,
 
     /// The puzzle file (SLIDING's format); standard input when absent or `-`.
@@ -214,8 +219,60 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
             return Err(Failure::BadInput(limit.to_string()));
         }
     };
+    let finished = print_outcome(
+        &mut out, args, &puzzle, &geometry, style, &outcome, &restarts,
+    );
+    let Some(path) = args.plot.as_deref() else {
+        return finished;
+    };
+    let no_solution = match finished {
+        Ok(()) => None,
+        Err(Failure::NoSolution(message)) => Some(message),
+        Err(failure) => return Err(failure),
+    };
+    let (counts, solution) = match &outcome {
+        Outcome::Solved {
+            levels, distance, ..
+        } => (levels.clone(), Some(*distance)),
+        Outcome::Exhausted { levels, .. } => (levels.clone(), None),
+    };
+    let chart = crate::plot::levels(&crate::plot::Levels {
+        title: puzzle.title.clone(),
+        about: format!(
+            "{} x {}, moves of style {}",
+            puzzle.rows, puzzle.cols, style.0
+        ),
+        counts,
+        solution,
+    });
+    match (super::write_plot(path, &chart), no_solution) {
+        (Ok(()), None) => Ok(()),
+        (Ok(()), Some(message)) => Err(Failure::NoSolution(message)),
+        (Err(failure), message) => {
+            // The run's last line still comes out, before the plot's error.
+            if let Some(message) = message.filter(|m| !m.is_empty()) {
+                writeln!(out, "{message}")?;
+                out.flush()?;
+            }
+            Err(failure)
+        }
+    }
+}
+
+/// Everything after the search: the JSON object, or the solution's path or the count of what
+/// is reachable, and the level sizes with `--levels`; flushed.
+fn print_outcome(
+    out: &mut impl Write,
+    args: &SlidingArgs,
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    style: Style,
+    outcome: &Outcome,
+    restarts: &[u32],
+) -> Result<(), Failure> {
     if args.json {
-        let report = json_report(&puzzle, &geometry, style, &outcome, memory);
+        let memory = args.memory.unwrap_or(sliding::DEFAULT_MEMORY);
+        let report = json_report(puzzle, geometry, style, outcome, memory);
         writeln!(out, "{report}")?;
         out.flush()?;
         return match outcome {
@@ -225,7 +282,7 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
             _ => Ok(()),
         };
     }
-    match &outcome {
+    match outcome {
         Outcome::Solved {
             distance,
             stop,
@@ -253,7 +310,7 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
                     writeln!(out, "... Solution!")?;
                 }
                 if !args.quiet {
-                    for level in &restarts {
+                    for level in restarts {
                         writeln!(
                             out,
                             "(Unfortunately I've forgotten how to get to level {level},\n\
@@ -262,12 +319,12 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
                     }
                     let last = *distance as usize - usize::from(!partial);
                     for d in (1..=last).rev() {
-                        write!(out, "\n{d}:\n{}", picture_of_key(&geometry, &path[d]))?;
+                        write!(out, "\n{d}:\n{}", picture_of_key(geometry, &path[d]))?;
                     }
                 }
             }
             if args.levels {
-                print_levels(&mut out, levels, "completed")?;
+                print_levels(out, levels, "completed")?;
             }
             out.flush()?;
             Ok(())
@@ -276,7 +333,7 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
             let total: u64 = levels.iter().sum();
             let farthest = levels.len().saturating_sub(1);
             if args.levels {
-                print_levels(&mut out, levels, "all")?;
+                print_levels(out, levels, "all")?;
             }
             let full = puzzle.stops.len() == 1 && !puzzle.stops[0].is_partial();
             if full {

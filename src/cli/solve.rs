@@ -151,11 +151,10 @@ pub fn convention_hint(start: &Position, convention: Convention) -> Option<Strin
     })
 }
 
+/// Solves the one position of the command line (`--file` is [`super::batch`]'s, which uses the
+/// helpers of this file: the command line picks one of the two).
 pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     check_flags(args)?;
-    if let Some(file) = &args.file {
-        return super::batch::run(args, file);
-    }
     let start = parse_start(args)?;
     let options = SearchOptions {
         all: args.all,

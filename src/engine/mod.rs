@@ -10,6 +10,7 @@
 //! completes, so long searches show their progress.
 
 pub mod automaton;
+pub mod bfs;
 pub mod parallel;
 pub mod reference;
 
@@ -261,7 +262,7 @@ impl EngineKind {
         match self {
             EngineKind::Automaton => Box::new(automaton::Automaton),
             EngineKind::Ida => Box::new(reference::ReferenceIda),
-            EngineKind::Bfs => Box::new(crate::sliding::npuzzle::BfsEngine),
+            EngineKind::Bfs => Box::new(bfs::BfsEngine),
         }
     }
 

@@ -34,8 +34,9 @@
 //!    [`mod@solve`] drives whole solves (with the waypoint restarts).
 //! 5. Output: [`output`] prints in SLIDING's format.
 //!
-//! Beside them: [`reference`](mod@reference) is the test oracle, and [`npuzzle`] serves
-//! `fifteen solve --engine bfs`.
+//! Beside them: [`reference`](mod@reference) is the test oracle. The n-puzzle engine of
+//! `fifteen solve --engine bfs` is built on this one in [`crate::engine::bfs`]: the engines
+//! use the sliding layers, never the other way round.
 
 // 1. The puzzle format.
 pub mod library;
@@ -56,8 +57,7 @@ pub mod stops;
 // 5. Output.
 pub mod output;
 
-// Beside them: the test oracle and the n-puzzle engine.
-pub mod npuzzle;
+// Beside them: the test oracle.
 pub mod reference;
 
 pub use bfs::{format_size, Event, Goal, MemoryLimit};

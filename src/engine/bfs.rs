@@ -1,17 +1,14 @@
-//! `fifteen solve --engine bfs`: the n-puzzle as a SLIDING problem.
+//! `fifteen solve --engine bfs`: the n-puzzle as a SLIDING problem ([`crate::sliding`]).
 //!
 //! Each tile is a one-cell piece of its own kind (so at most 15 tiles: boards of at most 16
 //! cells), the stop configuration is the goal, the style is 0. The breadth-first search finds
 //! one shortest path; the tile pushed at each step is the one that moves onto the blank's cell.
 //! It reports a single "bound", the distance, searched completely.
 
-use super::pack::Geometry;
-use super::solve::{solve, Outcome, DEFAULT_MEMORY};
-use super::spec::{Layout, PlacedBlock, Puzzle, Shape, Style};
-use crate::engine::{
-    BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution,
-};
+use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
 use crate::position::Position;
+use crate::sliding::spec::{Layout, PlacedBlock, Puzzle, Shape};
+use crate::sliding::{solve, Geometry, Outcome, Style, DEFAULT_MEMORY};
 use std::time::Instant;
 
 /// The breadth-first engine for n-puzzles.

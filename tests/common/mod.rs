@@ -1,0 +1,38 @@
+//! Helpers shared by the command-line tests (`mod common;` in each file): the binary, with its
+//! pattern databases kept under the build's scratch directory (never in the user's cache), and
+//! its output as text.
+#![allow(dead_code)] // each test file uses some of them
+
+use std::process::Output;
+
+/// The binary as `assert_cmd` drives it (`.assert()`, `.write_stdin(…)`).
+pub fn fifteen() -> assert_cmd::Command {
+    assert_cmd::Command::from_std(command())
+}
+
+/// The binary as a plain [`std::process::Command`], for standard streams of one's own choice
+/// (`/dev/full`, a pipe closed early) and `spawn`.
+pub fn command() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"));
+    command.env("FIFTEEN_TABLES", scratch().join("tables"));
+    command
+}
+
+/// The build's scratch directory for tests.
+pub fn scratch() -> &'static std::path::Path {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+}
+
+/// Runs `fifteen ARGS`, returning (status, stdout, stderr).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    texts(&fifteen().args(args).output().expect("fifteen runs"))
+}
+
+/// A finished run's (status, stdout, stderr); a run killed by a signal has status -1.
+pub fn texts(output: &Output) -> (i32, String, String) {
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
