@@ -68,6 +68,7 @@ fn table_rows(stdout: &str) -> BTreeMap<(String, String), (String, String)> {
         .lines()
         .skip(1)
         .take_while(|line| !line.is_empty())
+        .filter(|line| !line.starts_with('(')) // a note under the table
         .map(|line| {
             let fields: Vec<&str> = line.split_whitespace().collect();
             (
@@ -322,7 +323,6 @@ fn a_plot_that_cannot_be_written_is_one_line_and_status_2_after_the_table() {
         assert_eq!(status, 2, "{stderr}");
         assert!(stdout.starts_with("position"), "{stdout}");
         assert!(stdout.contains("123456708"), "{stdout}");
-        assert!(stdout.contains("Summary"), "{stdout}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(
             stderr.starts_with(&format!("cannot write the plot {path}: ")),

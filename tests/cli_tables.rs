@@ -222,3 +222,135 @@ fn a_partition_of_another_board_says_which() {
         0
     );
 }
+
+/// `tables list` checks every file whole: damaged, truncated, swapped and foreign files are
+/// marked as such, and the partitions whose tables are all good are named.
+#[test]
+fn list_marks_damaged_and_foreign_files_and_names_complete_partitions() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (status, _, stderr) = run(dir.path(), &["tables", "build", "--heuristic", "5-5-5"]);
+    assert_eq!(status, 0, "{stderr}");
+    let (status, _, stderr) = run(dir.path(), &["tables", "build", "--size", "3x3"]);
+    assert_eq!(status, 0, "{stderr}");
+    let (_, list, _) = run(dir.path(), &["tables", "list"]);
+    assert!(list.starts_with("4 table file(s) in "), "{list}");
+    assert!(
+        list.contains("Complete partitions: 3x3 8, 4x4 5-5-5\n"),
+        "{list}"
+    );
+    assert!(
+        !list.contains("DAMAGED") && !list.contains("FOREIGN"),
+        "{list}"
+    );
+
+    let path = |name: &str| dir.path().join(name);
+    let first = path("4x4_1-2-3-4-7.pdb");
+    let good = std::fs::read(&first).expect("a table");
+    // A flipped bit in the last block, which only a whole check reads.
+    let mut flipped = good.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    std::fs::write(&first, &flipped).expect("flip");
+    // Another group's table under this group's name (the same size).
+    std::fs::copy(&first, path("4x4_5-6-9-10-13.pdb")).expect("swap");
+    std::fs::write(path("notes.txt"), "mine").expect("a foreign file");
+    let eight = path(TABLE);
+    let table = std::fs::read(&eight).expect("the 3x3 table");
+    std::fs::write(&eight, &table[..table.len() - 5]).expect("truncate");
+    let (status, list, _) = run(dir.path(), &["tables", "list"]);
+    assert_eq!(status, 0);
+    assert!(list.starts_with("1 table file(s) in "), "{list}");
+    let line = |name: &str| {
+        list.lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        line("4x4_1-2-3-4-7.pdb").contains("DAMAGED: table file")
+            && line("4x4_1-2-3-4-7.pdb").contains("is corrupted (block 176 of 176"),
+        "{list}"
+    );
+    assert!(
+        line("4x4_5-6-9-10-13.pdb").contains("holds another table"),
+        "{list}"
+    );
+    assert!(
+        line(TABLE).contains("DAMAGED") && line(TABLE).contains("truncated"),
+        "{list}"
+    );
+    assert!(line("notes.txt").contains("FOREIGN"), "{list}");
+    assert!(list.contains("3 damaged table(s)"), "{list}");
+    assert!(list.contains("Complete partitions: none\n"), "{list}");
+    assert!(
+        list.contains("Incomplete: 4x4 5-5-5 (1 of 3 tables)\n"),
+        "{list}"
+    );
+}
+
+/// A table directory that cannot be written: the solve says so before it builds (not "once;
+/// kept"), still answers, and `tables build` fails so that a set-up script notices.
+#[test]
+fn a_directory_that_cannot_be_written_is_said_and_fails_the_build() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let blocked = dir.path().join("a-file");
+    std::fs::write(&blocked, "").expect("a file where the directory would go");
+    let tables = blocked.join("tables");
+    let stderr = solves_hiroi(&tables);
+    assert!(
+        stderr.contains("building the 3x3 8 table 1 of 1; it cannot be kept")
+            && stderr.contains("so every run builds it again"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("once; kept"), "{stderr}");
+    let (status, stdout, stderr) = run(&tables, &["tables", "build", "--size", "3x3"]);
+    assert_eq!(status, 2, "{stdout}{stderr}");
+    assert!(stdout.contains("not kept"), "{stdout}");
+    assert_eq!(
+        stderr.lines().last(),
+        Some(format!(
+            "1 table(s) built but not kept in {}: every run will build them again",
+            tables.display()
+        ))
+        .as_deref()
+    );
+}
+
+/// A second process that needs a table another one is building waits for it and reads its
+/// file instead of building it too (the first builder is played here by the test, holding the
+/// lock file and then writing the table).
+#[test]
+fn a_second_builder_waits_for_the_first() {
+    let built = tempfile::tempdir().expect("a temporary directory");
+    solves_hiroi(built.path());
+    let table = std::fs::read(built.path().join(TABLE)).expect("the table");
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let lock = std::fs::File::create(dir.path().join(format!(".{TABLE}.lock"))).expect("lock file");
+    lock.lock().expect("the lock");
+    let mut child = command()
+        .env("FIFTEEN_TABLES", dir.path())
+        .args(["solve", "--heuristic", "8", HIROI])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("fifteen starts");
+    let mut said = String::new();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().expect("stderr"));
+    std::io::BufRead::read_line(&mut stderr, &mut said).expect("a line");
+    assert!(
+        said.starts_with("waiting for another process that builds "),
+        "{said}"
+    );
+    // The "first builder" finishes: its table, then the lock.
+    let partial = dir.path().join(".partial");
+    std::fs::write(&partial, &table).expect("write");
+    std::fs::rename(&partial, dir.path().join(TABLE)).expect("rename");
+    drop(lock);
+    let output = child.wait_with_output().expect("fifteen ends");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).expect("the rest");
+    assert_eq!(output.status.code(), Some(0), "{rest}");
+    assert_eq!(rest, "", "nothing built");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("Solution in 26+5 moves"));
+}

@@ -7,7 +7,7 @@
 
 use super::{out, Failure};
 use crate::board::Board;
-use crate::heuristic::cache;
+use crate::heuristic::cache::{self, CacheError, TableFile};
 use crate::heuristic::partition::Partition;
 use crate::heuristic::store::{Choice, Source, Store};
 use clap::{Args, Subcommand};
@@ -104,6 +104,7 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
             "the {board} board has no pattern databases"
         )));
     }
+    let mut lost = 0;
     for name in names {
         let partition = Partition::preset(board, &name).map_err(Failure::bad_input)?;
         for (g, tiles) in partition.groups().iter().enumerate() {
@@ -126,41 +127,119 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
                     seconds,
                     report,
                     kept,
-                } => writeln!(
-                    out(),
-                    "{what}, built in {seconds:.1} sec (largest value {}){}",
-                    report.max_value,
-                    kept.map(|p| format!(", kept in {}", p.display()))
-                        .unwrap_or_else(|| ", not kept".into())
-                )?,
+                } => {
+                    lost += usize::from(kept.is_none());
+                    writeln!(
+                        out(),
+                        "{what}, built in {seconds:.1} sec (largest value {}){}",
+                        report.max_value,
+                        kept.map(|p| format!(", kept in {}", p.display()))
+                            .unwrap_or_else(|| ", not kept".into())
+                    )?
+                }
             }
         }
     }
-    Ok(())
+    // A set-up script's `fifteen tables build && …` must not believe the cache is warm.
+    match lost {
+        0 => Ok(()),
+        n => Err(Failure::BadInput(format!(
+            "{n} table(s) built but not kept in {}: every run will build them again",
+            store.dir().display()
+        ))),
+    }
 }
 
+/// Every file of the table directory, each table checked whole (header and every block):
+/// the good ones with what they hold, damaged and foreign files marked as such, then which
+/// partitions are complete.
 fn list(store: &Store) -> Result<(), Failure> {
-    let entries = cache::list(store.dir()).map_err(Failure::bad_input)?;
+    let dir = store.dir();
+    let mut files = match std::fs::read_dir(dir) {
+        Ok(items) => items
+            .filter_map(Result::ok)
+            .map(|item| item.path())
+            .filter(|path| {
+                !path
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            })
+            .collect::<Vec<_>>(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(error) => return Err(Failure::BadInput(format!("{}: {error}", dir.display()))),
+    };
+    files.sort();
+    let known = store.known();
+    let mut good = Vec::new();
+    let mut lines = Vec::new();
+    let (mut total, mut damaged) = (0, 0);
+    for path in &files {
+        let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+        let size = format!("{:>10.1} MB", bytes as f64 / 1e6);
+        let table = known.iter().find(|(file, ..)| file == path);
+        let status = match table {
+            Some((_, key, len, _)) => match TableFile::open(path, key, *len) {
+                Err(CacheError::Version(_, 1, _)) => cache::read_version_1(path, key, *len)
+                    .map(|_| format!("({key}; format 1, rewritten when next used)")),
+                opened => opened
+                    .and_then(|file| file.check_all())
+                    .map(|()| format!("({key})")),
+            }
+            .map_err(|error| (true, format!("DAMAGED: {error}"))),
+            None => Err((
+                false,
+                "FOREIGN: not a table of this program (left alone)".into(),
+            )),
+        };
+        match status {
+            Ok(what) => {
+                total += bytes;
+                good.push(path.clone());
+                lines.push(format!("{size}  {}  {what}", path.display()));
+            }
+            Err((damage, what)) => {
+                damaged += usize::from(damage);
+                lines.push(format!("{size}  {}  {what}", path.display()));
+            }
+        }
+    }
     let mut out = out();
-    writeln!(
-        out,
-        "{} table file(s) in {}",
-        entries.len(),
-        store.dir().display()
-    )?;
-    let mut total = 0;
-    for entry in &entries {
-        total += entry.bytes;
+    writeln!(out, "{} table file(s) in {}", good.len(), dir.display())?;
+    for line in &lines {
+        writeln!(out, "{line}")?;
+    }
+    if !good.is_empty() {
+        writeln!(out, "{:>10.1} MB  in all", total as f64 / 1e6)?;
+    }
+    if damaged > 0 {
         writeln!(
             out,
-            "{:>10.1} MB  {}  ({})",
-            entry.bytes as f64 / 1e6,
-            entry.path.display(),
-            entry.header.key
+            "{damaged} damaged table(s): each is rebuilt when next needed"
         )?;
     }
-    if !entries.is_empty() {
-        writeln!(out, "{:>10.1} MB  in all", total as f64 / 1e6)?;
+    // Partitions with every table good, and those begun.
+    let mut complete = Vec::new();
+    let mut partial = Vec::new();
+    for partition in Partition::all() {
+        let files: Vec<&PathBuf> = known
+            .iter()
+            .filter(|(.., p)| *p == partition)
+            .map(|(file, ..)| file)
+            .collect();
+        let have = files.iter().filter(|file| good.contains(file)).count();
+        if have == files.len() {
+            complete.push(partition.to_string());
+        } else if have > 0 {
+            partial.push(format!("{partition} ({have} of {} tables)", files.len()));
+        }
+    }
+    let or_none = |names: &[String]| match names {
+        [] => "none".to_string(),
+        _ => names.join(", "),
+    };
+    writeln!(out, "Complete partitions: {}", or_none(&complete))?;
+    if !partial.is_empty() {
+        writeln!(out, "Incomplete: {}", partial.join(", "))?;
     }
     Ok(())
 }

@@ -27,7 +27,6 @@
 //! |              |      | zeros up to P, the next multiple of B               |
 //! | P            | N    | payload; the file ends right after it               |
 
-use std::ffi::OsStr;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -43,7 +42,6 @@ const MAX_KEY_LEN: usize = 4096;
 /// Header bytes besides the key and the block checksums: magic, version, key length,
 /// payload length, block size, the header's CRC.
 const FIXED_HEADER_LEN: usize = 12 + 4 + 4 + 8 + 4 + 4;
-const EXTENSION: &str = "pdb";
 
 /// What a table file holds, written in its header and checked on load.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -332,6 +330,15 @@ impl TableFile {
         Ok(bytes)
     }
 
+    /// Reads every block and checks it, keeping nothing.
+    pub fn check_all(&self) -> Result<(), CacheError> {
+        let mut buffer = vec![0u8; 64 * BLOCK];
+        let step = buffer.len() / BLOCK;
+        (0..self.crcs.len())
+            .step_by(step)
+            .try_for_each(|first| self.read_blocks(first, &mut buffer).map(drop))
+    }
+
     /// The whole payload, every block checked.
     pub fn read_all(&self) -> Result<Vec<u8>, CacheError> {
         let mut payload = Vec::new();
@@ -411,41 +418,6 @@ pub fn read_version_1(
         return Err(CacheError::HeaderChecksum(p(), stored, computed));
     }
     Ok(bytes[payload_at..].to_vec())
-}
-
-/// One cached file, for `fifteen tables list`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub path: PathBuf,
-    pub header: Header,
-    /// File size in bytes.
-    pub bytes: u64,
-}
-
-/// Every table file (extension ".pdb") in `dir` whose header reads correctly (header only; the payload's
-/// checksum is not verified here), sorted by path; files with bad headers are skipped. A missing dir gives an empty list.
-pub fn list(dir: &Path) -> Result<Vec<Entry>, CacheError> {
-    let items = match fs::read_dir(dir) {
-        Ok(items) => items,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(err) => return Err(io_err(dir)(err)),
-    };
-    let mut entries = Vec::new();
-    for item in items {
-        let path = item.map_err(io_err(dir))?.path();
-        if path.extension() != Some(OsStr::new(EXTENSION)) {
-            continue;
-        }
-        if let Ok(parsed) = open(&path).and_then(|mut f| read_header(&path, &mut f)) {
-            entries.push(Entry {
-                path,
-                header: parsed.header,
-                bytes: parsed.file_len,
-            });
-        }
-    }
-    entries.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(entries)
 }
 
 #[cfg(test)]
@@ -635,23 +607,6 @@ mod tests {
         fs::write(&path, &old[..last]).unwrap();
         let err = read_version_1(&path, KEY, LEN).unwrap_err();
         assert!(matches!(err, E::Truncated(..)), "{err}");
-    }
-
-    #[test]
-    fn list_skips_junk() {
-        let dir = tempfile::tempdir().unwrap();
-        assert!(list(&dir.path().join("missing")).unwrap().is_empty());
-        write(&dir.path().join("b.pdb"), "table b", &[1, 2, 3]).unwrap();
-        write(&dir.path().join("a.pdb"), "table a", &[]).unwrap();
-        fs::write(dir.path().join("junk.pdb"), b"not a table at all").unwrap();
-        fs::write(dir.path().join("notes.txt"), b"hello").unwrap();
-        fs::create_dir(dir.path().join("d.pdb")).unwrap();
-        let entries = list(dir.path()).unwrap();
-        let keys: Vec<&str> = entries.iter().map(|e| e.header.key.as_str()).collect();
-        assert_eq!(keys, ["table a", "table b"]);
-        assert_eq!(entries[0].path, dir.path().join("a.pdb"));
-        assert_eq!(entries[1].header.len, 3);
-        assert_eq!(entries[1].bytes, (BLOCK + 3) as u64);
     }
 
     #[test]

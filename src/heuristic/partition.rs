@@ -132,6 +132,14 @@ impl Partition {
             })
     }
 
+    /// Every preset of every board.
+    pub fn all() -> Vec<Partition> {
+        PRESETS
+            .iter()
+            .filter_map(|(r, c, name, _)| Partition::preset(Board::new(*r, *c).ok()?, name).ok())
+            .collect()
+    }
+
     /// The boards that have a preset called `name` (`6-5`: 3x4 and 4x3).
     pub fn boards_of(name: &str) -> Vec<Board> {
         PRESETS

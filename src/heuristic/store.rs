@@ -166,12 +166,23 @@ impl Store {
                 }
             }
         }
+        // One builder at a time: a second process waits for the first, then reads its file.
+        let lock = self.lock(&path);
+        if let Ok((_, true)) = &lock {
+            if let Ok(Some(bits)) = self.cached(&path, &key, len) {
+                return Ok((table(bits)?, Source::Cached(path)));
+            }
+        }
         let label = format!("{partition} table {} of {}", g + 1, groups.len());
         if self.verbose {
-            eprintln!(
-                "building the {label} (once; kept in {})",
-                self.dir.display()
-            );
+            let dir = self.dir.display();
+            match &lock {
+                Ok(_) => eprintln!("building the {label} (once; kept in {dir})"),
+                Err(error) => eprintln!(
+                    "building the {label}; it cannot be kept ({dir}: {error}), so every run \
+                     builds it again: --tables DIR or FIFTEEN_TABLES names another directory"
+                ),
+            }
         }
         let clock = Instant::now();
         let (bytes, report) = super::build::build(grid, &homes, &label)?;
@@ -196,6 +207,45 @@ impl Store {
             kept,
         };
         Ok((table(bits)?, source))
+    }
+
+    /// The lock on building the table file `path` (a lock file beside it, held until the
+    /// returned file is dropped), and whether another process held it first; an error when
+    /// the directory cannot be written.
+    fn lock(&self, path: &Path) -> std::io::Result<(std::fs::File, bool)> {
+        std::fs::create_dir_all(&self.dir)?;
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(self.dir.join(format!(".{name}.lock")))?;
+        match file.try_lock() {
+            Ok(()) => Ok((file, false)),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                if self.verbose {
+                    eprintln!("waiting for another process that builds {}", path.display());
+                }
+                file.lock()?;
+                Ok((file, true))
+            }
+            Err(std::fs::TryLockError::Error(error)) => Err(error),
+        }
+    }
+
+    /// Every preset table this store can hold: (file, key, payload length, partition).
+    pub fn known(&self) -> Vec<(PathBuf, String, u64, Partition)> {
+        let mut known = Vec::new();
+        for partition in Partition::all() {
+            let board = partition.board();
+            for tiles in partition.groups() {
+                let placements = Placements::new(board.cells(), tiles.len());
+                let len = GroupTable::bytes(&placements);
+                let path = self.path(board, tiles);
+                known.push((path, key(board, tiles), len, partition.clone()));
+            }
+        }
+        known
     }
 
     /// The bits of the table file `path` if there is one (`None`): its header checked, and
