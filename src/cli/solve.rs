@@ -5,7 +5,7 @@
 use super::Failure;
 use crate::board::{Board, Direction};
 use crate::engine::{BoundStats, EngineError, EngineKind, SearchOptions, SearchOutcome};
-use crate::heuristic::store::Choice;
+use crate::heuristic::store::{stronger_tables, Choice};
 use crate::heuristic::Heuristic;
 use crate::position::{Convention, MoveNotation, Position};
 use clap::Args;
@@ -187,6 +187,16 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         ..options
     };
     options.heuristic.read_rest_in_background();
+    if args.engine != EngineKind::Bfs && args.heuristic.heuristic != Some(Choice::Manhattan) {
+        hint_after(
+            std::time::Duration::from_secs(10),
+            stronger_tables(
+                start.board(),
+                &options.heuristic.name(),
+                args.heuristic.tables.as_deref(),
+            ),
+        );
+    }
     let engine = args.engine.engine();
     let json = args.json;
     // The first failed write (a closed pipe, a full disk) is kept and ends the command once
@@ -230,6 +240,18 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         print_text(&mut out, &start, args, &options.heuristic, &outcome)?;
     }
     Ok(())
+}
+
+/// Says `hint` once on stderr if the process is still running after `wait` (a thread of its
+/// own, which ends with the process).
+fn hint_after(wait: std::time::Duration, hint: Option<String>) {
+    if let Some(hint) = hint {
+        let spawned = std::thread::Builder::new().spawn(move || {
+            std::thread::sleep(wait);
+            eprintln!("{hint}");
+        });
+        drop(spawned); // without the thread, no hint
+    }
 }
 
 /// The heuristic of `args` for `board` (none for bfs, which refuses one), its tables read
