@@ -186,7 +186,6 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         heuristic: heuristic_for(args, start.board(), true)?,
         ..options
     };
-    options.heuristic.read_rest_in_background();
     if args.engine != EngineKind::Bfs && args.heuristic.heuristic != Some(Choice::Manhattan) {
         hint_after(
             std::time::Duration::from_secs(10),

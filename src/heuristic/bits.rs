@@ -92,15 +92,6 @@ impl Bits {
         }
     }
 
-    /// [`Bits::load_all`] on this thread alone, beside searches that go on reading (any
-    /// damage is left for them to find in [`Bits::damage`]).
-    pub fn load_rest(&self) {
-        let mut buffer = vec![0u8; RUN * BLOCK];
-        for run in 0..(self.ready.len() * 64).div_ceil(RUN) {
-            self.load_run(run, &mut buffer);
-        }
-    }
-
     /// Reads and checks the blocks of run `run` (all of them, unless all are ready) and marks
     /// them ready.
     fn load_run(&self, run: usize, buffer: &mut [u8]) {

@@ -64,25 +64,6 @@ impl Heuristic {
         self.tables().and_then(PatternDb::damage)
     }
 
-    /// Reads the rest of the tables on a thread of its own once a search has run about as long
-    /// as reading them whole takes (at 2 GB/s): a short search then reads only the blocks it
-    /// looks at, and a long one stops paying for block reads of its own, at most twice what
-    /// either way alone would cost (the ski-rental rule). The thread ends with the process.
-    pub fn read_rest_in_background(&self) {
-        if let Heuristic::Tables(db) = self {
-            let db = Arc::clone(db);
-            let wait = std::time::Duration::from_secs_f64(db.bytes() as f64 / 2e9);
-            let spawned = std::thread::Builder::new()
-                .name("table reader".into())
-                .spawn(move || {
-                    std::thread::sleep(wait);
-                    db.load_rest();
-                });
-            // Without the thread the search reads its own blocks, as it does anyway.
-            drop(spawned);
-        }
-    }
-
     /// The tables, if any.
     pub fn tables(&self) -> Option<&PatternDb> {
         match self {

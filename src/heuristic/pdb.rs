@@ -107,18 +107,6 @@ impl PatternDb {
             .find_map(|table| table.bits().damage().map(str::to_string))
     }
 
-    /// Bytes of all the tables.
-    pub fn bytes(&self) -> u64 {
-        self.tables.iter().map(|table| table.bits().len()).sum()
-    }
-
-    /// Reads every block not yet read, on this thread (see [`super::bits::Bits::load_rest`]).
-    pub fn load_rest(&self) {
-        for table in &self.tables {
-            table.bits().load_rest();
-        }
-    }
-
     /// Reads every table whole now (a batch will look at nearly all of them), checking each
     /// block; the first damage found is the error.
     pub fn load_all(&self) -> Result<(), String> {
