@@ -257,7 +257,7 @@ fn help_and_errors_name_every_board_known_by_its_tiles() {
     );
     assert!(
         help.contains(
-            "5x5: 6-6-6-6, about two minutes and 2.1 GB of memory to build, 1.2 GB to solve with"
+            "5x5: 6-6-6-6, about two minutes and 2.1 GB of memory to build; one solve holds only the blocks it reads, a batch all 1.2 GB"
         ),
         "{help}"
     );
