@@ -77,6 +77,23 @@ impl Bits {
         self.len == 0
     }
 
+    /// What identifies the content: the file's header checksum ([`TableFile::checksum`]), or
+    /// for a table not kept on disk the CRC-32 of its bytes.
+    pub fn checksum(&self) -> u32 {
+        if let Some(file) = &self.file {
+            return file.checksum();
+        }
+        let mut hasher = crc32fast::Hasher::new();
+        let mut left = self.len;
+        for word in self.words.iter() {
+            let bytes = word.load(Ordering::Relaxed).to_le_bytes();
+            let n = left.min(8) as usize;
+            hasher.update(&bytes[..n]);
+            left -= n as u64;
+        }
+        hasher.finalize()
+    }
+
     /// Reads every block not yet ready, a run of blocks at a time on all of rayon's threads,
     /// checking each; the first damage found is the error.
     pub fn load_all(&self) -> Result<(), String> {

@@ -107,6 +107,14 @@ impl PatternDb {
             .find_map(|table| table.bits().damage().map(str::to_string))
     }
 
+    /// Each table's checksum, in the partition's order (see [`Bits::checksum`]).
+    pub fn checksums(&self) -> Vec<u32> {
+        self.tables
+            .iter()
+            .map(|table| table.bits().checksum())
+            .collect()
+    }
+
     /// Bytes of all the tables.
     pub fn bytes(&self) -> u64 {
         self.tables.iter().map(|table| table.bits().len()).sum()
