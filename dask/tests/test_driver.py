@@ -26,6 +26,7 @@ LARGER = "96d4103f72c5eab8"
 @pytest.fixture(autouse=True)
 def tables(tmp_path, monkeypatch):
     """Manhattan needs no tables; any others would be kept here, never in the user's cache."""
+    assert FIFTEEN.exists(), f"{FIFTEEN} is missing: cargo build --release (or FIFTEEN=PATH)"
     monkeypatch.setenv("FIFTEEN_TABLES", str(tmp_path / "tables"))
 
 
