@@ -247,6 +247,25 @@ mod tests {
     }
 
     #[test]
+    fn the_checksum_names_the_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = bytes(2 * BLOCK + 5);
+        let mut other = data.clone();
+        other[BLOCK + 3] ^= 1;
+        let file = |name: &str, payload: &[u8]| {
+            let path = dir.path().join(name);
+            cache::write(&path, "key", payload).unwrap();
+            Bits::lazy(TableFile::open(&path, "key", payload.len() as u64).unwrap()).checksum()
+        };
+        // Files: the same payload the same checksum, one bit changed another.
+        assert_eq!(file("a.pdb", &data), file("b.pdb", &data));
+        assert_ne!(file("a.pdb", &data), file("c.pdb", &other));
+        // In memory: the CRC-32 of the bytes, the last word's padding left out.
+        assert_eq!(Bits::from_bytes(&data).checksum(), crc32fast::hash(&data));
+        assert_ne!(Bits::from_bytes(&other).checksum(), crc32fast::hash(&data));
+    }
+
+    #[test]
     fn a_damaged_block_is_reported_when_read() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.pdb");
