@@ -69,6 +69,11 @@ pub struct PlanArgs {
           value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub items: u32,
 
+    /// Every optimal solution: workers search their items to the end, and merge lists every
+    /// solution of the bound in one thread's order.
+    #[arg(long)]
+    pub all: bool,
+
     /// Where to write the plan (JSON).
     #[arg(long, value_name = "PLAN.json")]
     pub out: PathBuf,
@@ -125,6 +130,8 @@ pub struct Plan {
     /// The bound as the engine searches it: happy and sad moves, `happy - sad` the estimate.
     pub happy: u32,
     pub sad: u32,
+    /// Every solution (items searched to the end), or the first.
+    pub all: bool,
     /// Nodes generated above the cut (the root not counted).
     pub above: u64,
     pub items: Vec<PlanItem>,
@@ -154,7 +161,7 @@ pub struct ShardResult {
     pub plan: String,
     pub item: usize,
     pub nodes: u64,
-    /// The first solution, if any, as moves from the start.
+    /// The solutions (every one with the plan's `all`, else the first), as moves from the start.
     pub solutions: Vec<Vec<u8>>,
 }
 
@@ -286,6 +293,7 @@ fn plan(args: &PlanArgs) -> Result<(), Failure> {
         bound: format!("{knuth_happy}+{knuth_sad}"),
         happy,
         sad,
+        all: args.all,
         above,
         items,
     };
@@ -419,7 +427,7 @@ fn run_item(args: &RunArgs) -> Result<(), Failure> {
                     args.item
                 ))
             })?;
-        shard::search(engine, &heuristic, &subtree).map_err(Failure::bad_input)?
+        shard::search(engine, &heuristic, &subtree, plan.all).map_err(Failure::bad_input)?
     };
     if let Some(damage) = heuristic.damage() {
         return Err(bad(damage));
@@ -482,7 +490,7 @@ fn merge(args: &MergeArgs) -> Result<(), Failure> {
         }
     }
     let befores = plan.items.iter().map(|item| item.before);
-    let found = parallel::merge(plan.above, befores.zip(results), false).map_err(|i| {
+    let found = parallel::merge(plan.above, befores.zip(results), plan.all).map_err(|i| {
         bad(format!(
             "{}: no result for item {i} (fifteen shard run {} --item {i} --out FILE)",
             path.display(),
@@ -492,31 +500,33 @@ fn merge(args: &MergeArgs) -> Result<(), Failure> {
     // The root counts once for the whole search, in the first bound.
     let nodes = found.nodes + u64::from(plan.sad == 0);
     let mut out = super::out();
-    match found.solutions.into_iter().next() {
-        Some(moves) => {
-            let manhattan = start.manhattan() as u32;
-            if start.replay(&moves).map_or(true, |end| !end.is_goal()) {
-                return Err(bad(format!(
-                    "{}: the first solution of the results does not solve {}",
-                    path.display(),
-                    plan.position
-                )));
-            }
-            let solution = Solution::with_length(moves, manhattan);
-            let moves = start.moves_notation(&solution.moves, convention);
-            writeln!(
-                out,
-                "Solution in {}+{} moves: {moves}",
-                solution.happy, solution.sad
-            )?;
-            writeln!(out, "{nodes} nodes generated in bound {}", plan.bound)?;
+    let manhattan = start.manhattan() as u32;
+    for moves in &found.solutions {
+        if start.replay(moves).map_or(true, |end| !end.is_goal()) {
+            return Err(bad(format!(
+                "{}: a solution of the results does not solve {}",
+                path.display(),
+                plan.position
+            )));
         }
-        None => {
-            let (happy, sad) = knuth_bound(&start, plan.happy + 1, plan.sad + 1);
-            writeln!(out, " ... no solution with {} moves", plan.bound)?;
-            writeln!(out, "{nodes} nodes generated in bound {}", plan.bound)?;
-            writeln!(out, "next bound: {happy}+{sad}")?;
-        }
+    }
+    let count = found.solutions.len();
+    for moves in found.solutions {
+        let solution = Solution::with_length(moves, manhattan);
+        let moves = start.moves_notation(&solution.moves, convention);
+        let (happy, sad) = (solution.happy, solution.sad);
+        writeln!(out, "Solution in {happy}+{sad} moves: {moves}")?;
+    }
+    if count == 0 {
+        writeln!(out, " ... no solution with {} moves", plan.bound)?;
+    } else if plan.all {
+        let plural = if count == 1 { "" } else { "s" };
+        writeln!(out, "{count} optimal solution{plural}")?;
+    }
+    writeln!(out, "{nodes} nodes generated in bound {}", plan.bound)?;
+    if count == 0 {
+        let (happy, sad) = knuth_bound(&start, plan.happy + 1, plan.sad + 1);
+        writeln!(out, "next bound: {happy}+{sad}")?;
     }
     Ok(())
 }

@@ -87,21 +87,23 @@ pub fn plan(
     visit(kind, heuristic, start.board(), cut)
 }
 
-/// Searches `subtree` to its first solution with the engine `kind`: the nodes generated below
-/// its root and the solution, if any, as moves from the start.
+/// Searches `subtree` with the engine `kind`, to the end (`all`) or to its first solution: the
+/// nodes generated below its root and the solutions, as moves from the start.
 pub fn search(
     kind: EngineKind,
     heuristic: &Heuristic,
     subtree: &Subtree,
+    all: bool,
 ) -> Result<Found, EngineError> {
-    struct One<'a>(&'a Subtree);
+    struct One<'a>(&'a Subtree, bool);
     impl Visit for One<'_> {
         type Output = Found;
         fn visit<E: Splittable>(self, engine: &E) -> Found {
-            engine.search(&mut engine.worker(), self.0, false)
+            engine.search(&mut engine.worker(), self.0, self.1)
         }
     }
-    let mut found = visit(kind, heuristic, subtree.root.board(), One(subtree))?;
+    let one = One(subtree, all);
+    let mut found = visit(kind, heuristic, subtree.root.board(), one)?;
     for moves in &mut found.solutions {
         let mut whole = subtree.path.clone();
         whole.append(moves);
