@@ -235,6 +235,9 @@ def on_cluster(args, journal):
     try:
         return solve(args, client, journal)
     finally:
+        # Tasks cancelled at the end may still report to a client that has gone: the
+        # scheduler's complaints about it then are no news.
+        logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
         client.close()
         if cluster is not None:
             cluster.close()
