@@ -199,10 +199,11 @@ def main(argv=None):
         print("--local needs at least 1 worker", file=sys.stderr)
         return 2
     try:
+        if args.journal:
+            os.makedirs(args.journal, exist_ok=True)
+            return on_cluster(args, args.journal)
         with tempfile.TemporaryDirectory(prefix="fifteen-dask-") as scratch:
-            journal = args.journal or scratch
-            os.makedirs(journal, exist_ok=True)
-            return on_cluster(args, journal)
+            return on_cluster(args, scratch)
     except NoSolution as message:
         print(str(message), end="")
         return 1
