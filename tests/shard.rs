@@ -182,6 +182,8 @@ fn shards_give_the_answer_of_one_thread_on_4x4() {
         200,
     );
     agree("96d4103f72c5eab8", &["--heuristic", "5-5-5"], 200);
+    let reference = ["--heuristic", "5-5-5", "--engine", "ida"];
+    agree("96d4103f72c5eab8", &reference, 200);
 }
 
 #[test]
