@@ -43,7 +43,7 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
     let mut out = super::out();
     let threads = args.threads.count();
     for (number, line) in lines(&text) {
-        let start = match Position::parse(line, args.size, args.convention) {
+        let start = match Position::parse(line, args.board.size, args.board.convention) {
             Ok(start) => start,
             Err(error) => {
                 eprintln!("line {number}: {error}");
@@ -51,10 +51,10 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
                 continue;
             }
         };
-        let notation = start.notation(args.convention);
+        let notation = start.notation(args.board.convention);
         if !start.is_solvable() {
             unsolvable += 1;
-            if let Some(hint) = convention_hint(&start, args.convention) {
+            if let Some(hint) = convention_hint(&start, args.board.convention) {
                 eprintln!("line {number}: {hint}");
             }
             if args.json {

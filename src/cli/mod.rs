@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod compare;
 pub mod crosscheck;
+pub mod shard;
 pub mod sliding;
 pub mod solve;
 pub mod tables;
@@ -37,6 +38,8 @@ pub enum Command {
     Sliding(sliding::SlidingArgs),
     /// Build or list the pattern databases (the tables of the stronger heuristics).
     Tables(tables::TablesArgs),
+    /// One bound of a search cut into items for other processes or machines: plan, run, merge.
+    Shard(shard::ShardArgs),
 }
 
 /// The engines a multi-engine command runs, and the BFS engine's budget.
@@ -61,6 +64,18 @@ impl EngineSelection {
             self.engines.clone()
         }
     }
+}
+
+/// The board and the goal convention of the positions of a command.
+#[derive(Debug, Args)]
+pub struct BoardArgs {
+    /// Board size RxC (2 to 5 each); inferred from 4, 9, 12, 16 or 25 tiles when omitted.
+    #[arg(long, value_name = "RxC")]
+    pub size: Option<Board>,
+
+    /// Goal convention of the position and of the printed moves.
+    #[arg(long, value_enum, default_value_t = crate::position::Convention::Knuth)]
+    pub convention: crate::position::Convention,
 }
 
 /// How many threads the IDA* engines search each bound on.
@@ -240,6 +255,7 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => compare::run(&args),
         Command::Sliding(args) => sliding::run(&args),
         Command::Tables(args) => tables::run(&args),
+        Command::Shard(args) => shard::run(&args),
     };
     let result = result.and_then(|()| finish());
     ExitCode::from(report(result))

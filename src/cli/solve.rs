@@ -3,7 +3,7 @@
 //! bound finishes, then `Solution in H+S moves: PIECES (T sec)`), or as one JSON object.
 
 use super::Failure;
-use crate::board::{Board, Direction};
+use crate::board::Direction;
 use crate::engine::{BoundStats, EngineError, EngineKind, SearchOptions, SearchOutcome};
 use crate::heuristic::store::{stronger_tables, Choice};
 use crate::heuristic::Heuristic;
@@ -28,13 +28,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub file: Option<std::path::PathBuf>,
 
-    /// Board size RxC (2 to 5 each); inferred from 4, 9, 12, 16 or 25 tiles when omitted.
-    #[arg(long, value_name = "RxC")]
-    pub size: Option<Board>,
-
-    /// Goal convention of the position and of the printed moves.
-    #[arg(long, value_enum, default_value_t = Convention::Knuth)]
-    pub convention: Convention,
+    #[command(flatten)]
+    pub board: super::BoardArgs,
 
     /// Which engine searches.
     #[arg(long, value_enum, default_value_t = EngineKind::Automaton)]
@@ -111,12 +106,12 @@ pub fn check_flags(args: &SolveArgs) -> Result<(), Failure> {
 /// separate words); several complete positions are named as such.
 fn parse_start(args: &SolveArgs) -> Result<Position, Failure> {
     let text = args.position.join(" ");
-    Position::parse(&text, args.size, args.convention).map_err(|error| {
+    Position::parse(&text, args.board.size, args.board.convention).map_err(|error| {
         let whole = args.position.len() > 1
             && args
                 .position
                 .iter()
-                .all(|p| Position::parse(p, args.size, args.convention).is_ok());
+                .all(|p| Position::parse(p, args.board.size, args.board.convention).is_ok());
         if whole {
             Failure::BadInput(format!(
                 "{} positions were given, but solve takes one; to solve several, write them one per line to a file and use --file FILE (or --file - for standard input)",
@@ -166,12 +161,12 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         split_after: crate::engine::SPLIT_AFTER,
     };
     if !start.is_solvable() {
-        if let Some(hint) = convention_hint(&start, args.convention) {
+        if let Some(hint) = convention_hint(&start, args.board.convention) {
             eprintln!("{hint}");
         }
         if args.json {
             let report = serde_json::json!({
-                "position": start.notation(args.convention),
+                "position": start.notation(args.board.convention),
                 "solvable": false,
             });
             writeln!(super::out(), "{report}")?;
@@ -290,17 +285,17 @@ pub fn solution_text(
     let head = format!("Solution in {}+{} moves", solution.happy, solution.sad);
     match args.moves {
         MoveNotation::Tiles => {
-            let moves = start.moves_notation(&solution.moves, args.convention);
+            let moves = start.moves_notation(&solution.moves, args.board.convention);
             format!("{head}: {moves}{time}\n")
         }
         MoveNotation::Blank => {
-            let moves = start.blank_moves(&solution.moves, args.convention);
+            let moves = start.blank_moves(&solution.moves, args.board.convention);
             format!("{head} (blank): {moves}{time}\n")
         }
         MoveNotation::Board => format!(
             "{head}{time}:\n{}{}",
-            start.picture(args.convention),
-            start.board_moves(&solution.moves, args.convention)
+            start.picture(args.board.convention),
+            start.board_moves(&solution.moves, args.board.convention)
         ),
     }
 }
@@ -369,7 +364,7 @@ pub fn json_report(
     outcome: &SearchOutcome,
 ) -> serde_json::Value {
     let first = outcome.solutions.first();
-    let moves = |s: &crate::engine::Solution| start.moves_notation(&s.moves, args.convention);
+    let moves = |s: &crate::engine::Solution| start.moves_notation(&s.moves, args.board.convention);
     let bounds: Vec<serde_json::Value> = outcome
         .stats
         .bounds
@@ -382,9 +377,9 @@ pub fn json_report(
         })
         .collect();
     let mut report = serde_json::json!({
-        "position": start.notation(args.convention),
+        "position": start.notation(args.board.convention),
         "board": start.board().to_string(),
-        "convention": args.convention,
+        "convention": args.board.convention,
         "engine": args.engine.name(),
         "solvable": true,
         "manhattan": start.manhattan(),
@@ -394,7 +389,7 @@ pub fn json_report(
         "happy": first.map(|s| s.happy),
         "sad": first.map(|s| s.sad),
         "moves": first.map(moves),
-        "blank_moves": first.map(|s| start.blank_moves(&s.moves, args.convention)),
+        "blank_moves": first.map(|s| start.blank_moves(&s.moves, args.board.convention)),
         "nodes": outcome.stats.nodes,
         "seconds": outcome.stats.seconds,
         "bounds": bounds,

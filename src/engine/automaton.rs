@@ -20,6 +20,7 @@
 //! path is reported, none is left to be deduced.
 
 use super::parallel::{self, Found, Subtree};
+use super::shard;
 use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
 use crate::board::{Board, Direction};
 use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
@@ -226,6 +227,35 @@ macro_rules! instantiate {
                         return Err(unsupported());
                     }
                     drive::<$tmodule::TablesMachine>(db, start, options, progress)
+                })*
+                _ => Err(unsupported()),
+            }
+        }
+
+        /// Hands `visit` the automaton of the board as the parallel search sees it (nodes
+        /// counted), for one bound's cut or one subtree of it (the shard commands).
+        pub fn visit_split<V: shard::Visit>(
+            heuristic: &Heuristic,
+            board: Board,
+            visit: V,
+        ) -> Result<V::Output, EngineError> {
+            let unsupported = || EngineError::UnsupportedBoard {
+                engine: NAME,
+                board: board.to_string(),
+            };
+            match (heuristic, board.rows(), board.cols()) {
+                $((Heuristic::Manhattan, $rows, $cols) => {
+                    Ok(visit.visit(&Split::<$module::Machine> { context: &(), count: true }))
+                })*
+                $((Heuristic::Manhattan, $trows, $tcols) => {
+                    Ok(visit.visit(&Split::<$tmodule::Machine> { context: &(), count: true }))
+                })*
+                $((Heuristic::Tables(db), $trows, $tcols) => {
+                    if db.partition().board() != board {
+                        return Err(unsupported());
+                    }
+                    let split = Split::<$tmodule::TablesMachine> { context: db, count: true };
+                    Ok(visit.visit(&split))
                 })*
                 _ => Err(unsupported()),
             }

@@ -13,6 +13,7 @@ pub mod automaton;
 pub mod bfs;
 pub mod parallel;
 pub mod reference;
+pub mod shard;
 
 use crate::board::Direction;
 use crate::heuristic::Heuristic;

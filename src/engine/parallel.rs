@@ -13,6 +13,10 @@
 //! and the earlier ones are searched to the end before it counts. Its bound's nodes are one
 //! thread's too: the walk's nodes up to that item (each item notes how many came before it),
 //! the earlier subtrees', and that subtree's up to its solution.
+//!
+//! The cut ([`cut`]) and the merge of the items' results ([`merge`]) are public: the shard
+//! commands (`super::shard`) hand the same items to processes on other machines and merge
+//! their results by the same rule.
 
 use crate::board::Direction;
 use crate::engine::SearchOptions;
@@ -48,12 +52,16 @@ pub struct Subtree {
 
 /// An item of the cut, in the order one thread meets it, with the nodes one thread has
 /// generated above the cut by the time it reaches the item (the move into it included).
-struct Item {
-    before: u64,
-    kind: Kind,
+#[derive(Clone, Debug)]
+pub struct Item {
+    pub before: u64,
+    pub kind: Kind,
 }
 
-enum Kind {
+/// What an item of the cut is.
+#[derive(Clone, Debug)]
+pub enum Kind {
+    /// A subtree still to search.
     Subtree(Subtree),
     /// A solution above the cut: its moves from the start.
     Solution(Vec<u8>),
@@ -145,7 +153,7 @@ impl<E: Splittable> Walk<'_, E> {
 
 /// The cut of the bound with `happy` and `sad` moves from `start`, at the shallowest depth
 /// that gives at least `wanted` subtrees (or none deeper): the nodes above it and its items.
-fn cut(
+pub fn cut(
     engine: &impl Splittable,
     heuristic: &Heuristic,
     start: &Position,
@@ -254,26 +262,40 @@ pub fn search_bound(
         work();
     });
     let results = results.into_inner().unwrap_or_default();
+    // Every item up to the first with a solution was searched (no thread passes `first`).
+    let befores = items.iter().map(|item| item.before);
+    let merged = merge(above, befores.zip(results), all);
+    debug_assert!(merged.is_ok(), "an item before the answer was not searched");
+    merged.unwrap_or_default()
+}
+
+/// The bound's answer as one thread finds it, from the nodes `above` the cut and, for each item
+/// in list order, its `before` and its result (its solutions from the start): every solution
+/// (`all`), or the first, with the nodes up to it. An item whose result is missing where one
+/// thread would have searched it is the error (its index).
+pub fn merge(
+    above: u64,
+    items: impl IntoIterator<Item = (u64, Option<Found>)>,
+    all: bool,
+) -> Result<Found, usize> {
     // The subtrees' nodes, item by item in one thread's order.
     let mut below = 0;
     let mut solutions = Vec::new();
-    for (item, found) in items.iter().zip(results) {
-        let Some(found) = found else {
-            continue;
-        };
+    for (i, (before, found)) in items.into_iter().enumerate() {
+        let found = found.ok_or(i)?;
         if !all && !found.solutions.is_empty() {
             // One thread stops here: the nodes above the cut after this item, and the
             // subtrees after it that other threads had started, were never generated.
-            return Found {
-                nodes: item.before + below + found.nodes,
+            return Ok(Found {
+                nodes: before + below + found.nodes,
                 solutions: found.solutions.into_iter().take(1).collect(),
-            };
+            });
         }
         below += found.nodes;
         solutions.extend(found.solutions);
     }
-    Found {
+    Ok(Found {
         nodes: above + below,
         solutions,
-    }
+    })
 }

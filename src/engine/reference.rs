@@ -110,6 +110,15 @@ impl Engine for ReferenceIda {
     }
 }
 
+/// Hands `visit` the reference engine in KORF0's order as the parallel search sees it, for one
+/// bound's cut or one subtree of it (the shard commands).
+pub fn visit_split<V: super::shard::Visit>(tables: Option<&PatternDb>, visit: V) -> V::Output {
+    visit.visit(&Split {
+        order: KNUTH_ORDER,
+        tables,
+    })
+}
+
 /// The reference engine as the parallel search sees it: a subtree is searched by the same
 /// recursion, started at its root.
 struct Split<'a> {

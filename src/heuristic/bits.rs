@@ -77,6 +77,23 @@ impl Bits {
         self.len == 0
     }
 
+    /// What identifies the content: the file's header checksum ([`TableFile::checksum`]), or
+    /// for a table not kept on disk the CRC-32 of its bytes.
+    pub fn checksum(&self) -> u32 {
+        if let Some(file) = &self.file {
+            return file.checksum();
+        }
+        let mut hasher = crc32fast::Hasher::new();
+        let mut left = self.len;
+        for word in self.words.iter() {
+            let bytes = word.load(Ordering::Relaxed).to_le_bytes();
+            let n = left.min(8) as usize;
+            hasher.update(&bytes[..n]);
+            left -= n as u64;
+        }
+        hasher.finalize()
+    }
+
     /// Reads every block not yet ready, a run of blocks at a time on all of rayon's threads,
     /// checking each; the first damage found is the error.
     pub fn load_all(&self) -> Result<(), String> {
@@ -218,6 +235,25 @@ mod tests {
         assert!((0..eager.ready.len() * 64)
             .take(4)
             .all(|b| eager.is_ready(b)));
+    }
+
+    #[test]
+    fn the_checksum_names_the_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = bytes(2 * BLOCK + 5);
+        let mut other = data.clone();
+        other[BLOCK + 3] ^= 1;
+        let file = |name: &str, payload: &[u8]| {
+            let path = dir.path().join(name);
+            cache::write(&path, "key", payload).unwrap();
+            Bits::lazy(TableFile::open(&path, "key", payload.len() as u64).unwrap()).checksum()
+        };
+        // Files: the same payload the same checksum, one bit changed another.
+        assert_eq!(file("a.pdb", &data), file("b.pdb", &data));
+        assert_ne!(file("a.pdb", &data), file("c.pdb", &other));
+        // In memory: the CRC-32 of the bytes, the last word's padding left out.
+        assert_eq!(Bits::from_bytes(&data).checksum(), crc32fast::hash(&data));
+        assert_ne!(Bits::from_bytes(&other).checksum(), crc32fast::hash(&data));
     }
 
     #[test]

@@ -169,6 +169,8 @@ struct Parsed {
     offset: u64,
     /// Length of the file.
     file_len: u64,
+    /// The header's own CRC-32 (which covers the block checksums, so the whole content).
+    checksum: u32,
 }
 
 /// Reads, parses and checks the header of `file` (its own checksum included).
@@ -235,6 +237,7 @@ fn read_header(path: &Path, file: &mut File) -> Result<Parsed, CacheError> {
         crcs,
         offset: end.next_multiple_of(BLOCK) as u64,
         file_len,
+        checksum: stored,
     })
 }
 
@@ -255,6 +258,8 @@ pub struct TableFile {
     offset: u64,
     len: u64,
     crcs: Vec<u32>,
+    /// The header's CRC-32, checked when the file was opened.
+    checksum: u32,
 }
 
 impl TableFile {
@@ -290,6 +295,7 @@ impl TableFile {
             offset: parsed.offset,
             len: header.len,
             crcs: parsed.crcs,
+            checksum: parsed.checksum,
         })
     }
 
@@ -304,6 +310,12 @@ impl TableFile {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The header's CRC-32: it covers the key, the length and every block's checksum, so two
+    /// files of one table with the same payload have the same one (what a shard plan names).
+    pub fn checksum(&self) -> u32 {
+        self.checksum
     }
 
     /// Reads the payload from block `first` on into `buffer` (as many whole blocks as it holds,

@@ -49,6 +49,11 @@ impl Heuristic {
         }
     }
 
+    /// The checksum of each table it reads (none for Manhattan), in the partition's order.
+    pub fn checksums(&self) -> Vec<u32> {
+        self.tables().map_or(Vec::new(), PatternDb::checksums)
+    }
+
     /// The estimate of `position`, from scratch.
     pub fn estimate(&self, position: &Position) -> u32 {
         match self {

@@ -107,6 +107,14 @@ impl PatternDb {
             .find_map(|table| table.bits().damage().map(str::to_string))
     }
 
+    /// Each table's checksum, in the partition's order (see [`Bits::checksum`]).
+    pub fn checksums(&self) -> Vec<u32> {
+        self.tables
+            .iter()
+            .map(|table| table.bits().checksum())
+            .collect()
+    }
+
     /// Reads every table whole now (a batch will look at nearly all of them), checking each
     /// block; the first damage found is the error.
     pub fn load_all(&self) -> Result<(), String> {

@@ -1,0 +1,532 @@
+//! `fifteen shard plan | run | merge`: one bound of a search spread over processes or
+//! machines, with the answer of one thread. `plan` writes the bound's cut (the items of
+//! `engine::parallel`, in the engine's order) and what a worker must match to JSON; `run`
+//! searches one item and writes its result; `merge` reads the results and prints the bound's
+//! answer as `fifteen solve --threads 1` finds it, and the next bound to plan.
+//!
+//! Plans and results are written atomically (a temporary file beside the target, then
+//! renamed), and a result is the same bytes for the same plan and item, so a task run twice,
+//! or by two workers, does no harm.
+
+use super::{Failure, HeuristicArgs};
+use crate::board::Board;
+use crate::engine::parallel::{self, Found, Kind};
+use crate::engine::{automaton, shard, EngineKind, Solution};
+use crate::heuristic::store::Choice;
+use crate::heuristic::Heuristic;
+use crate::position::{Convention, Position};
+use clap::{Args, Subcommand, ValueEnum};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What a plan's and a result's `format` field says.
+const PLAN_FORMAT: &str = "fifteen shard plan 1";
+const RESULT_FORMAT: &str = "fifteen shard result 1";
+
+/// Items wanted by default: a few for each of a few hundred workers.
+const ITEMS: u32 = 1000;
+
+#[derive(Debug, Args)]
+pub struct ShardArgs {
+    #[command(subcommand)]
+    pub command: ShardCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ShardCommand {
+    /// Cut one bound of a search into items (subtrees in the engine's order) and write the plan.
+    Plan(PlanArgs),
+    /// Search one item of a plan and write its result.
+    Run(RunArgs),
+    /// Merge a plan's results into the bound's answer, as one thread finds it.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// The start position (as for `solve`).
+    #[arg(required = true, num_args = 1.., value_name = "POSITION")]
+    pub position: Vec<String>,
+
+    #[command(flatten)]
+    pub board: super::BoardArgs,
+
+    /// Which IDA* engine's order the items follow and which engine searches them.
+    #[arg(long, value_enum, default_value_t = EngineKind::Automaton)]
+    pub engine: EngineKind,
+
+    #[command(flatten)]
+    pub heuristic: HeuristicArgs,
+
+    /// The bound to cut, H+S moves as `solve` prints them (default: the first bound).
+    #[arg(long, value_name = "H+S")]
+    pub bound: Option<String>,
+
+    /// Subtrees wanted: the cut goes deeper until there are at least this many (or the tree
+    /// has no more).
+    #[arg(long, value_name = "N", default_value_t = ITEMS,
+          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub items: u32,
+
+    /// Every optimal solution: workers search their items to the end, and merge lists every
+    /// solution of the bound in one thread's order.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Where to write the plan (JSON).
+    #[arg(long, value_name = "PLAN.json")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The plan written by `fifteen shard plan`.
+    #[arg(value_name = "PLAN")]
+    pub plan: PathBuf,
+
+    /// The item to search, counted from 0.
+    #[arg(long, value_name = "I")]
+    pub item: usize,
+
+    /// Directory of the pattern-database tables (default: $FIFTEEN_TABLES, else the user's
+    /// cache directory); their checksums must be the plan's.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Where to write the result (JSON).
+    #[arg(long, value_name = "RESULT.json")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The plan written by `fifteen shard plan`.
+    #[arg(value_name = "PLAN")]
+    pub plan: PathBuf,
+
+    /// The results written by `fifteen shard run` (every item up to the first solution).
+    #[arg(value_name = "RESULTS")]
+    pub results: Vec<PathBuf>,
+}
+
+/// A plan: one bound's cut and what a worker must match.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Plan {
+    pub format: String,
+    /// A checksum of everything below (with `id` empty): results name their plan by it.
+    pub id: String,
+    /// The version of the binary that wrote it; a worker must be the same.
+    pub version: String,
+    pub board: String,
+    pub position: String,
+    pub convention: String,
+    pub engine: String,
+    pub heuristic: String,
+    /// The CRC-32 (hex) of each table the heuristic reads, in the partition's order.
+    pub tables: Vec<String>,
+    /// The bound as `solve` prints it (H+S, H - S the Manhattan distance).
+    pub bound: String,
+    /// The bound as the engine searches it: happy and sad moves, `happy - sad` the estimate.
+    pub happy: u32,
+    pub sad: u32,
+    /// Every solution (items searched to the end), or the first.
+    pub all: bool,
+    /// Nodes generated above the cut (the root not counted).
+    pub above: u64,
+    pub items: Vec<PlanItem>,
+}
+
+/// An item of the cut: the nodes one thread generates before it, the moves (pieces pushed)
+/// from the start to its root, and the happy and sad moves left there; with none left, the
+/// moves are a solution met above the cut.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PlanItem {
+    pub before: u64,
+    pub moves: Vec<u8>,
+    pub happy: u32,
+    pub sad: u32,
+}
+
+impl PlanItem {
+    fn is_solution(&self) -> bool {
+        self.happy == 0 && self.sad == 0
+    }
+}
+
+/// What a worker found below one item.
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ShardResult {
+    pub format: String,
+    pub plan: String,
+    pub item: usize,
+    pub nodes: u64,
+    /// The solutions (every one with the plan's `all`, else the first), as moves from the start.
+    pub solutions: Vec<Vec<u8>>,
+}
+
+pub fn run(args: &ShardArgs) -> Result<(), Failure> {
+    match &args.command {
+        ShardCommand::Plan(args) => plan(args),
+        ShardCommand::Run(args) => run_item(args),
+        ShardCommand::Merge(args) => merge(args),
+    }
+}
+
+fn bad(message: impl Into<String>) -> Failure {
+    Failure::BadInput(message.into())
+}
+
+/// The bound `text` (H+S as `solve` prints it) of `start` with estimate `h`, as the engine's
+/// happy and sad moves.
+fn parse_bound(text: &str, start: &Position, h: u32) -> Result<(u32, u32), Failure> {
+    let manhattan = start.manhattan() as u32;
+    let first = ((h + manhattan) / 2, (h - manhattan.min(h)) / 2);
+    let wrong = || {
+        bad(format!(
+            "--bound {text} is not a bound of this position: bounds are H+S with H - S = {manhattan} \
+             (the Manhattan distance), from {}+{} up in steps of 1+1",
+            first.0, first.1
+        ))
+    };
+    let (happy, sad) = text.split_once('+').ok_or_else(wrong)?;
+    let parse = |n: &str| n.trim().parse::<u32>().map_err(|_| wrong());
+    let (happy, sad) = (parse(happy)?, parse(sad)?);
+    let length = happy.checked_add(sad).ok_or_else(wrong)?;
+    if happy.checked_sub(sad) != Some(manhattan) || sad < first.1 {
+        return Err(wrong());
+    }
+    // The engine's: h + k happy and k sad moves, with 2k = H + S - h.
+    let k = (length - h) / 2;
+    Ok((h + k, k))
+}
+
+/// The bound with the engine's `happy` and `sad` moves, as `solve` prints it.
+fn knuth_bound(start: &Position, happy: u32, sad: u32) -> (u32, u32) {
+    let (length, manhattan) = (happy + sad, start.manhattan() as u32);
+    ((length + manhattan) / 2, (length - manhattan) / 2)
+}
+
+fn name<T: ValueEnum>(value: &T) -> String {
+    value
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
+}
+
+fn checksums(heuristic: &Heuristic) -> Vec<String> {
+    heuristic
+        .checksums()
+        .iter()
+        .map(|crc| format!("{crc:08x}"))
+        .collect()
+}
+
+fn plan(args: &PlanArgs) -> Result<(), Failure> {
+    if args.engine == EngineKind::Bfs {
+        return Err(bad(
+            "shard cuts the bounds of the IDA* engines: --engine automaton or ida, not bfs",
+        ));
+    }
+    let text = args.position.join(" ");
+    let start = Position::parse(&text, args.board.size, args.board.convention)
+        .map_err(Failure::bad_input)?;
+    if !start.is_solvable() {
+        return Err(Failure::NoSolution(
+            crate::engine::EngineError::Unsolvable.to_string(),
+        ));
+    }
+    let heuristic = args
+        .heuristic
+        .resolve(start.board(), Choice::Default, true)?;
+    let h = heuristic.estimate(&start);
+    let (happy, sad) = match &args.bound {
+        Some(text) => parse_bound(text, &start, h)?,
+        None => (h, 0),
+    };
+    // The automaton's stack holds no longer paths; the reference engine would not end.
+    if happy.saturating_add(sad) > automaton::MAX_LENGTH {
+        return Err(bad(format!(
+            "shard plans bounds of at most {} moves",
+            automaton::MAX_LENGTH
+        )));
+    }
+    let (above, items) = shard::plan(
+        args.engine,
+        &heuristic,
+        &start,
+        happy,
+        sad,
+        args.items as usize,
+    )
+    .map_err(Failure::bad_input)?;
+    if let Some(damage) = heuristic.damage() {
+        return Err(bad(damage));
+    }
+    let items: Vec<PlanItem> = items
+        .into_iter()
+        .map(|item| match item.kind {
+            Kind::Subtree(subtree) => PlanItem {
+                before: item.before,
+                moves: subtree.path,
+                happy: subtree.happy,
+                sad: subtree.sad,
+            },
+            Kind::Solution(moves) => PlanItem {
+                before: item.before,
+                moves,
+                happy: 0,
+                sad: 0,
+            },
+        })
+        .collect();
+    let (knuth_happy, knuth_sad) = knuth_bound(&start, happy, sad);
+    let mut plan = Plan {
+        format: PLAN_FORMAT.into(),
+        id: String::new(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        board: start.board().to_string(),
+        position: start.notation(args.board.convention),
+        convention: name(&args.board.convention),
+        engine: name(&args.engine),
+        heuristic: heuristic.name(),
+        tables: checksums(&heuristic),
+        bound: format!("{knuth_happy}+{knuth_sad}"),
+        happy,
+        sad,
+        all: args.all,
+        above,
+        items,
+    };
+    let body = serde_json::to_vec(&plan).map_err(Failure::bad_input)?;
+    plan.id = format!("{:08x}-{}", crc32fast::hash(&body), body.len());
+    save(&args.out, &plan)?;
+    let subtrees = plan.items.iter().filter(|i| !i.is_solution()).count();
+    let depth = plan.items.iter().map(|i| i.moves.len()).max().unwrap_or(0);
+    writeln!(
+        super::out(),
+        "bound {}: {} at depth {depth} ({subtrees} subtrees, {} solutions above the cut), {above} nodes above the cut; plan {} in {}",
+        plan.bound,
+        match plan.items.len() {
+            1 => "1 item".to_string(),
+            n => format!("{n} items"),
+        },
+        plan.items.len() - subtrees,
+        plan.id,
+        args.out.display()
+    )?;
+    Ok(())
+}
+
+/// Writes `value` as one line of JSON to `path`, atomically.
+fn save(path: &Path, value: &impl Serialize) -> Result<(), Failure> {
+    let mut text = serde_json::to_string(value).map_err(Failure::bad_input)?;
+    text.push('\n');
+    crate::plot::save(path, &text)
+        .map_err(|error| bad(format!("cannot write {}: {error}", path.display())))
+}
+
+/// Reads the JSON file `path` as a `what`.
+fn load<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> Result<T, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| bad(format!("cannot read {}: {error}", path.display())))?;
+    serde_json::from_str(&text).map_err(|error| {
+        bad(format!(
+            "{} is not a {what} of fifteen shard: {error}",
+            path.display()
+        ))
+    })
+}
+
+/// Reads the plan `path`, checking its format.
+fn load_plan(path: &Path) -> Result<Plan, Failure> {
+    let plan: Plan = load(path, "plan")?;
+    if plan.format != PLAN_FORMAT {
+        return Err(bad(format!(
+            "{} is a plan of another format ({:?}, not {PLAN_FORMAT:?})",
+            path.display(),
+            plan.format
+        )));
+    }
+    Ok(plan)
+}
+
+/// The start position of `plan` and its convention.
+fn plan_start(plan: &Plan, path: &Path) -> Result<(Position, Convention), Failure> {
+    let damaged = |what: &str| {
+        bad(format!(
+            "{}: the plan's {what} cannot be read",
+            path.display()
+        ))
+    };
+    let board: Board = plan.board.parse().map_err(|_| damaged("board"))?;
+    let convention =
+        Convention::from_str(&plan.convention, false).map_err(|_| damaged("convention"))?;
+    let start = Position::parse(&plan.position, Some(board), convention)
+        .map_err(|_| damaged("position"))?;
+    Ok((start, convention))
+}
+
+fn run_item(args: &RunArgs) -> Result<(), Failure> {
+    let path = &args.plan;
+    let plan = load_plan(path)?;
+    let version = env!("CARGO_PKG_VERSION");
+    if plan.version != version {
+        return Err(bad(format!(
+            "{} was planned by fifteen {}; this worker is fifteen {version}",
+            path.display(),
+            plan.version
+        )));
+    }
+    let (start, _) = plan_start(&plan, path)?;
+    let engine = EngineKind::from_str(&plan.engine, false).map_err(|_| {
+        bad(format!(
+            "{}: unknown engine {:?}",
+            path.display(),
+            plan.engine
+        ))
+    })?;
+    let item = plan.items.get(args.item).ok_or_else(|| {
+        bad(match plan.items.len() {
+            0 => format!("{} has no items (merge needs no result)", path.display()),
+            n => format!(
+                "{} has items 0 to {}, not {}",
+                path.display(),
+                n - 1,
+                args.item
+            ),
+        })
+    })?;
+    let choice: Choice = plan.heuristic.parse().map_err(bad)?;
+    let tables = HeuristicArgs {
+        heuristic: Some(choice),
+        tables: args.tables.clone(),
+    };
+    let heuristic = tables.resolve(start.board(), Choice::Default, true)?;
+    let ours = checksums(&heuristic);
+    if heuristic.name() != plan.heuristic || ours != plan.tables {
+        return Err(bad(format!(
+            "{}: this worker's {} tables (checksums {}) are not the plan's ({} {}): build them from the same binary, or share the planner's",
+            path.display(),
+            heuristic.name(),
+            ours.join(","),
+            plan.heuristic,
+            plan.tables.join(",")
+        )));
+    }
+    let found = if item.is_solution() {
+        Found {
+            nodes: 0,
+            solutions: vec![item.moves.clone()],
+        }
+    } else {
+        let subtree = shard::subtree(&heuristic, &start, &item.moves, item.happy, item.sad)
+            .ok_or_else(|| {
+                bad(format!(
+                    "{}: item {} does not lead to a node of the bound (the plan was changed)",
+                    path.display(),
+                    args.item
+                ))
+            })?;
+        shard::search(engine, &heuristic, &subtree, plan.all).map_err(Failure::bad_input)?
+    };
+    if let Some(damage) = heuristic.damage() {
+        return Err(bad(damage));
+    }
+    let result = ShardResult {
+        format: RESULT_FORMAT.into(),
+        plan: plan.id.clone(),
+        item: args.item,
+        nodes: found.nodes,
+        solutions: found.solutions,
+    };
+    save(&args.out, &result)
+}
+
+fn merge(args: &MergeArgs) -> Result<(), Failure> {
+    let path = &args.plan;
+    let plan = load_plan(path)?;
+    let (start, convention) = plan_start(&plan, path)?;
+    let mut results: Vec<Option<Found>> = vec![None; plan.items.len()];
+    for file in &args.results {
+        let result: ShardResult = load(file, "result")?;
+        if result.format != RESULT_FORMAT || result.plan != plan.id {
+            return Err(bad(format!(
+                "{} is a result of another plan ({}, not {})",
+                file.display(),
+                result.plan,
+                plan.id
+            )));
+        }
+        let found = Found {
+            nodes: result.nodes,
+            solutions: result.solutions,
+        };
+        match results.get_mut(result.item) {
+            None => {
+                return Err(bad(format!(
+                    "{} is for item {}, but the plan has {} items",
+                    file.display(),
+                    result.item,
+                    plan.items.len()
+                )))
+            }
+            Some(Some(earlier)) if *earlier != found => {
+                return Err(bad(format!(
+                    "{} disagrees with another result for item {}",
+                    file.display(),
+                    result.item
+                )))
+            }
+            Some(slot) => *slot = Some(found),
+        }
+    }
+    // A solution above the cut needs no worker.
+    for (item, slot) in plan.items.iter().zip(&mut results) {
+        if item.is_solution() {
+            *slot = Some(Found {
+                nodes: 0,
+                solutions: vec![item.moves.clone()],
+            });
+        }
+    }
+    let befores = plan.items.iter().map(|item| item.before);
+    let found = parallel::merge(plan.above, befores.zip(results), plan.all).map_err(|i| {
+        bad(format!(
+            "{}: no result for item {i} (fifteen shard run {} --item {i} --out FILE)",
+            path.display(),
+            path.display()
+        ))
+    })?;
+    // The root counts once for the whole search, in the first bound.
+    let nodes = found.nodes + u64::from(plan.sad == 0);
+    let mut out = super::out();
+    let manhattan = start.manhattan() as u32;
+    for moves in &found.solutions {
+        if start.replay(moves).map_or(true, |end| !end.is_goal()) {
+            return Err(bad(format!(
+                "{}: a solution of the results does not solve {}",
+                path.display(),
+                plan.position
+            )));
+        }
+    }
+    let count = found.solutions.len();
+    for moves in found.solutions {
+        let solution = Solution::with_length(moves, manhattan);
+        let moves = start.moves_notation(&solution.moves, convention);
+        let (happy, sad) = (solution.happy, solution.sad);
+        writeln!(out, "Solution in {happy}+{sad} moves: {moves}")?;
+    }
+    if count == 0 {
+        writeln!(out, " ... no solution with {} moves", plan.bound)?;
+    } else if plan.all {
+        let plural = if count == 1 { "" } else { "s" };
+        writeln!(out, "{count} optimal solution{plural}")?;
+    }
+    writeln!(out, "{nodes} nodes generated in bound {}", plan.bound)?;
+    if count == 0 {
+        let (happy, sad) = knuth_bound(&start, plan.happy + 1, plan.sad + 1);
+        writeln!(out, "next bound: {happy}+{sad}")?;
+    }
+    Ok(())
+}

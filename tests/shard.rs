@@ -1,0 +1,321 @@
+//! `fifteen shard plan | run | merge`, run serially bound after bound, gives the answer of
+//! `fifteen solve --threads 1`: every bound line, every bound's node count and the solution
+//! line, on 3x3, 4x4 and 5x5 boards, with Manhattan and pattern databases, both IDA* engines,
+//! and a cut deep enough for hundreds of items. A worker whose tables or version differ from
+//! the plan's refuses it; merge refuses results of another plan and names a missing one.
+#![forbid(unsafe_code)]
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Runs `fifteen ARGS`, asserting success; its standard output.
+fn ok(args: &[&str]) -> String {
+    let (status, stdout, stderr) = run(args);
+    assert_eq!(status, 0, "fifteen {args:?}: {stderr}");
+    stdout
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).expect("a JSON file");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+/// `line` without the ` (T sec)` that `solve` appends.
+fn untimed(line: &str) -> String {
+    match line.rfind(" (") {
+        Some(at) if line.ends_with(" sec)") => line[..at].to_string(),
+        _ => line.to_string(),
+    }
+}
+
+/// What a search printed: its bound lines and solution line (untimed), and each bound's nodes.
+#[derive(Debug, PartialEq)]
+struct Answer {
+    lines: Vec<String>,
+    nodes: Vec<u64>,
+}
+
+/// `fifteen solve --threads 1` on `position` with `flags`.
+fn solve(position: &str, flags: &[&str]) -> Answer {
+    let mut args = vec!["solve", position, "--threads", "1", "--stats"];
+    args.extend(flags);
+    let lines = ok(&args)
+        .lines()
+        .filter(|l| {
+            l.starts_with(" ... no solution")
+                || l.starts_with("Solution in")
+                || l.contains(" optimal solution")
+        })
+        .map(untimed)
+        .collect();
+    args.push("--json");
+    let json: Value = serde_json::from_str(ok(&args).trim()).expect("solve's JSON");
+    let nodes = json["bounds"]
+        .as_array()
+        .expect("bounds")
+        .iter()
+        .map(|b| b["nodes"].as_u64().expect("nodes counted"))
+        .collect();
+    Answer { lines, nodes }
+}
+
+/// The plan's items: how many, and whether item `i` is a solution above the cut.
+fn items(plan: &Value) -> Vec<bool> {
+    plan["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| i["happy"] == 0 && i["sad"] == 0)
+        .collect()
+}
+
+/// Runs `shard run` on item `i` of `plan`; the result's path.
+fn run_item(dir: &Path, plan: &Path, i: usize) -> PathBuf {
+    let out = dir.join(format!("result{i}.json"));
+    let item = i.to_string();
+    let (plan, out_text) = (plan.to_str().expect("path"), out.to_str().expect("path"));
+    ok(&["shard", "run", plan, "--item", &item, "--out", out_text]);
+    out
+}
+
+/// The search as plan, run and merge, bound after bound: subtrees run in list order up to the
+/// first that finds a solution (in the last bound every one, handed to merge last first).
+/// Returns the answer and the largest number of items of a bound.
+fn shard(position: &str, flags: &[&str], wanted: usize) -> (Answer, usize) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let plan = dir.path().join("plan.json");
+    let plan_text = plan.to_str().expect("path").to_string();
+    let mut answer = Answer {
+        lines: Vec::new(),
+        nodes: Vec::new(),
+    };
+    let (mut bound, mut most) = (None::<String>, 0);
+    let wanted = wanted.to_string();
+    loop {
+        let mut args = vec!["shard", "plan", position, "--items", &wanted];
+        args.extend(flags);
+        if let Some(bound) = &bound {
+            args.extend(["--bound", bound]);
+        }
+        args.extend(["--out", &plan_text]);
+        ok(&args);
+        let json = read_json(&plan);
+        let kinds = items(&json);
+        let all = json["all"] == true;
+        most = most.max(kinds.len());
+        let mut results = Vec::new();
+        for (i, &solution) in kinds.iter().enumerate() {
+            if solution {
+                continue;
+            }
+            let result = run_item(dir.path(), &plan, i);
+            let found = !read_json(&result)["solutions"]
+                .as_array()
+                .expect("solutions")
+                .is_empty();
+            results.push(result);
+            if !all && (found || kinds[..i].iter().any(|&s| s)) {
+                // One thread stops here; the rest are run only to be left out by merge.
+                for (j, &solution) in kinds.iter().enumerate().skip(i + 1) {
+                    if !solution {
+                        results.push(run_item(dir.path(), &plan, j));
+                    }
+                }
+                break;
+            }
+        }
+        results.reverse();
+        let mut args = vec!["shard".to_string(), "merge".into(), plan_text.clone()];
+        args.extend(
+            results
+                .iter()
+                .map(|r| r.to_str().expect("path").to_string()),
+        );
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let merged = ok(&args);
+        let count = |l: &&str| l.contains(" nodes generated in bound ");
+        let next = |l: &&str| l.starts_with("next bound: ");
+        let lines = merged.lines().filter(|l| !count(l) && !next(l));
+        answer.lines.extend(lines.map(str::to_string));
+        let nodes = merged.lines().find(count).and_then(|l| l.split(' ').next());
+        let nodes = nodes.and_then(|n| n.parse().ok());
+        answer
+            .nodes
+            .push(nodes.unwrap_or_else(|| panic!("no node count: {merged}")));
+        match merged.lines().find(next) {
+            Some(line) => bound = Some(line["next bound: ".len()..].to_string()),
+            None => return (answer, most),
+        }
+    }
+}
+
+/// Solve and shard agree on `position`; the cut gave at least `least` items in some bound.
+fn agree(position: &str, flags: &[&str], least: usize) {
+    let one = solve(position, flags);
+    let (sharded, most) = shard(position, flags, 200);
+    assert_eq!(sharded, one, "{position} {flags:?}");
+    assert!(one.lines.iter().any(|l| l.starts_with("Solution in")));
+    assert!(most >= least, "{position} {flags:?}: at most {most} items");
+}
+
+#[test]
+fn shards_give_the_answer_of_one_thread_on_3x3() {
+    // The table is exact: it leaves one path (and its first moves' siblings) to search.
+    agree("076823514", &["--heuristic", "8"], 1);
+    agree("076823514", &["--heuristic", "manhattan"], 200);
+    agree(
+        "473016825",
+        &["--heuristic", "manhattan", "--engine", "ida"],
+        200,
+    );
+}
+
+#[test]
+fn shards_give_the_answer_of_one_thread_on_4x4() {
+    agree("26071e5349afcdb8", &["--heuristic", "manhattan"], 200);
+    agree(
+        "26071e5349afcdb8",
+        &["--heuristic", "manhattan", "--engine", "ida"],
+        200,
+    );
+    agree("96d4103f72c5eab8", &["--heuristic", "5-5-5"], 200);
+    let reference = ["--heuristic", "5-5-5", "--engine", "ida"];
+    agree("96d4103f72c5eab8", &reference, 200);
+}
+
+#[test]
+fn shards_give_every_solution_of_one_thread_with_all() {
+    // 8 and 40 optimal solutions, listed in one thread's order.
+    agree(
+        "61347528ad9be0fc",
+        &["--heuristic", "manhattan", "--all"],
+        200,
+    );
+    agree("867254301", &["--heuristic", "manhattan", "--all"], 200);
+}
+
+#[test]
+fn shards_give_the_answer_of_one_thread_on_5x5() {
+    agree(
+        "6,2,3,0,10,1,18,12,5,4,16,7,13,9,15,8,11,19,14,20,21,17,22,23,24",
+        &["--heuristic", "manhattan"],
+        200,
+    );
+}
+
+/// A plan of Hiroi's 3x3 position with `heuristic`, in `dir` (`flags` adds a bound).
+fn hiroi_plan(dir: &Path, heuristic: &str, flags: &[&str]) -> PathBuf {
+    let plan = dir.join("plan.json");
+    let out = plan.to_str().expect("path");
+    let args = ["shard", "plan", "867254301", "--heuristic", heuristic];
+    ok(&[&args[..], flags, &["--items", "20", "--out", out]].concat());
+    plan
+}
+
+/// `shard run` on item 0 of `plan` with the tables of `tables` (the scratch ones when `None`):
+/// (status, stderr).
+fn worker(plan: &Path, tables: Option<&Path>, out: &Path) -> (i32, String) {
+    let mut args = vec!["shard", "run", plan.to_str().expect("path"), "--item", "0"];
+    args.extend(["--out", out.to_str().expect("path")]);
+    if let Some(tables) = tables {
+        args.extend(["--tables", tables.to_str().expect("path")]);
+    }
+    let (status, _, stderr) = run(&args);
+    (status, stderr)
+}
+
+#[test]
+fn a_worker_refuses_a_plan_of_other_tables_or_another_version() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let plan = hiroi_plan(dir.path(), "8", &[]);
+    let out = dir.path().join("result.json");
+    let (status, stderr) = worker(&plan, None, &out);
+    assert_eq!(status, 0, "{stderr}");
+    let first = std::fs::read(&out).expect("a result");
+    // The same input gives the same bytes.
+    assert_eq!(worker(&plan, None, &out).0, 0);
+    assert_eq!(std::fs::read(&out).expect("a result"), first);
+
+    // The same table with one bit changed, kept in a directory of its own.
+    let store = fifteen::heuristic::store::Store::new(Some(&scratch().join("tables")));
+    let known = store.expect("a store").known();
+    let name = "3x3_1-2-3-4-5-6-7-8.pdb";
+    let (good, key, len, _) = known
+        .iter()
+        .find(|(path, ..)| path.ends_with(name))
+        .expect("the 8 table is a preset");
+    let mut bytes = fifteen::heuristic::cache::read(good, key, *len).expect("the table reads");
+    bytes[100] ^= 1;
+    let other = dir.path().join("other");
+    fifteen::heuristic::cache::write(&other.join(name), key, &bytes).expect("written");
+    let (status, stderr) = worker(&plan, Some(&other), &dir.path().join("refused.json"));
+    assert_eq!(status, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("tables (checksums "), "{stderr}");
+    assert!(!dir.path().join("refused.json").exists());
+
+    // The plan edited: another checksum, another version.
+    let text = std::fs::read_to_string(&plan).expect("the plan");
+    let json = read_json(&plan);
+    let crc = json["tables"][0].as_str().expect("a checksum").to_string();
+    let edited = dir.path().join("edited.json");
+    std::fs::write(&edited, text.replace(&crc, "00000000")).expect("written");
+    let (status, stderr) = worker(&edited, None, &out);
+    assert_eq!((status, stderr.lines().count()), (2, 1), "{stderr}");
+    assert!(
+        stderr.contains("are not the plan's (8 00000000)"),
+        "{stderr}"
+    );
+    let version = format!("\"version\":\"{}\"", env!("CARGO_PKG_VERSION"));
+    assert!(text.contains(&version));
+    std::fs::write(
+        &edited,
+        text.replace(&version, "\"version\":\"0.0.0-other\""),
+    )
+    .expect("w");
+    let (status, stderr) = worker(&edited, None, &out);
+    assert_eq!((status, stderr.lines().count()), (2, 1), "{stderr}");
+    assert!(
+        stderr.contains("planned by fifteen 0.0.0-other"),
+        "{stderr}"
+    );
+    // The result of the good plan is untouched.
+    assert_eq!(std::fs::read(&out).expect("a result"), first);
+}
+
+#[test]
+fn merge_refuses_results_of_another_plan_and_names_a_missing_one() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // Manhattan's bounds before 26+5 have no solution: every item counts.
+    let plan = hiroi_plan(dir.path(), "manhattan", &["--bound", "25+4"]);
+    let other_dir = dir.path().join("other");
+    std::fs::create_dir(&other_dir).expect("a directory");
+    let other = hiroi_plan(&other_dir, "manhattan", &["--bound", "24+3"]);
+    let ours = run_item(dir.path(), &plan, 0);
+    let theirs = run_item(&other_dir, &other, 1);
+    let plan_text = plan.to_str().expect("path");
+    let (status, stdout, stderr) = run(&[
+        "shard",
+        "merge",
+        plan_text,
+        ours.to_str().expect("path"),
+        theirs.to_str().expect("path"),
+    ]);
+    assert_eq!((status, stdout.as_str()), (2, ""), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("is a result of another plan"), "{stderr}");
+
+    let (status, _, stderr) = run(&["shard", "merge", plan_text, ours.to_str().expect("p")]);
+    assert_eq!((status, stderr.lines().count()), (2, 1), "{stderr}");
+    assert!(stderr.contains("no result for item 1 "), "{stderr}");
+
+    let (status, _, stderr) = run(&["shard", "merge", plan_text, plan_text]);
+    assert_eq!((status, stderr.lines().count()), (2, 1), "{stderr}");
+    assert!(
+        stderr.contains("is not a result of fifteen shard"),
+        "{stderr}"
+    );
+}
