@@ -40,7 +40,9 @@ def parse(argv):
     solve.add_argument("--engine", choices=["automaton", "ida"])
     solve.add_argument("--heuristic", help="manhattan, a partition such as 5-5-5, or default")
     solve.add_argument("--tables", help="table directory, the same path on every worker")
-    solve.add_argument("--items", type=int, help="subtrees per bound (fifteen shard plan's)")
+    solve.add_argument(
+        "--items", type=int, help="subtrees per bound (default: 16 a worker thread)"
+    )
     where = solve.add_mutually_exclusive_group(required=True)
     where.add_argument("--scheduler", help="a running scheduler, tcp://HOST:8786")
     where.add_argument("--local", type=int, metavar="N", help="N local worker processes")
@@ -177,6 +179,13 @@ def solve(args, client, journal):
         value = getattr(args, name)
         if value is not None:
             flags += [f"--{name}", str(value)]
+    if args.items is None:
+        # Items per bound: 16 a worker thread. Each item is a process that reads the blocks
+        # of the tables its subtree looks at, so the plan's default (enough for a few hundred
+        # workers) costs a small cluster more than it balances: Korf & Felner's #32 on two
+        # local workers took 98 s with 1184 items a bound and 27 s with 37.
+        threads = sum(client.nthreads().values()) or 1
+        flags += ["--items", str(max(16, 16 * threads))]
     sizes, next_bound, number = {}, [], 0
     while True:
         clock = time.monotonic()
