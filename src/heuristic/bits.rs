@@ -42,29 +42,37 @@ pub struct Bits {
 
 impl Bits {
     /// The bits of `bytes`, every block ready.
-    pub fn from_bytes(bytes: &[u8]) -> Bits {
-        let bits = Bits::empty(bytes.len() as u64, None);
+    pub fn from_bytes(bytes: &[u8]) -> Result<Bits, String> {
+        let bits = Bits::empty(bytes.len() as u64, None)?;
         bits.store(0, bytes);
         for ready in bits.ready.iter() {
             ready.store(u64::MAX, Ordering::Relaxed);
         }
-        bits
+        Ok(bits)
     }
 
     /// The bits of the table file `file` (its header already checked), each block read and
     /// checked when first looked at.
-    pub fn lazy(file: TableFile) -> Bits {
+    pub fn lazy(file: TableFile) -> Result<Bits, String> {
         Bits::empty(file.len(), Some(file))
     }
 
-    fn empty(len: u64, file: Option<TableFile>) -> Bits {
+    /// Zeroed bits for `len` bytes (memory the system maps as it is first written), or a
+    /// one-line error when there is not that much memory to be had.
+    fn empty(len: u64, file: Option<TableFile>) -> Result<Bits, String> {
         let blocks = usize::try_from(len.div_ceil(BLOCK as u64)).unwrap_or(usize::MAX);
-        Bits {
-            len,
-            words: bytemuck::zeroed_slice_box(blocks * WORDS_PER_BLOCK),
-            ready: bytemuck::zeroed_slice_box(blocks.div_ceil(64)),
-            file,
-            damage: OnceLock::new(),
+        let zeroed = |n: usize| bytemuck::allocation::try_zeroed_slice_box(n).ok();
+        let words = blocks.checked_mul(WORDS_PER_BLOCK).and_then(zeroed);
+        let ready = zeroed(blocks.div_ceil(64));
+        match (words, ready) {
+            (Some(words), Some(ready)) => Ok(Bits {
+                len,
+                words,
+                ready,
+                file,
+                damage: OnceLock::new(),
+            }),
+            _ => Err(format!("not enough memory for a table of {len} bytes")),
         }
     }
 
@@ -217,8 +225,8 @@ mod tests {
         let path = dir.path().join("t.pdb");
         let data = bytes(3 * BLOCK + 100);
         cache::write(&path, "key", &data).unwrap();
-        let lazy = Bits::lazy(TableFile::open(&path, "key", data.len() as u64).unwrap());
-        let memory = Bits::from_bytes(&data);
+        let lazy = Bits::lazy(TableFile::open(&path, "key", data.len() as u64).unwrap()).unwrap();
+        let memory = Bits::from_bytes(&data).unwrap();
         assert_eq!(
             (lazy.len(), memory.len()),
             (data.len() as u64, data.len() as u64)
@@ -230,7 +238,7 @@ mod tests {
         }
         assert_eq!(lazy.bit(data.len() as u64 * 8 + 5000), 0);
         assert!(lazy.damage().is_none());
-        let eager = Bits::lazy(TableFile::open(&path, "key", data.len() as u64).unwrap());
+        let eager = Bits::lazy(TableFile::open(&path, "key", data.len() as u64).unwrap()).unwrap();
         eager.load_all().unwrap();
         assert!((0..eager.ready.len() * 64)
             .take(4)
@@ -246,14 +254,22 @@ mod tests {
         let file = |name: &str, payload: &[u8]| {
             let path = dir.path().join(name);
             cache::write(&path, "key", payload).unwrap();
-            Bits::lazy(TableFile::open(&path, "key", payload.len() as u64).unwrap()).checksum()
+            Bits::lazy(TableFile::open(&path, "key", payload.len() as u64).unwrap())
+                .unwrap()
+                .checksum()
         };
         // Files: the same payload the same checksum, one bit changed another.
         assert_eq!(file("a.pdb", &data), file("b.pdb", &data));
         assert_ne!(file("a.pdb", &data), file("c.pdb", &other));
         // In memory: the CRC-32 of the bytes, the last word's padding left out.
-        assert_eq!(Bits::from_bytes(&data).checksum(), crc32fast::hash(&data));
-        assert_ne!(Bits::from_bytes(&other).checksum(), crc32fast::hash(&data));
+        assert_eq!(
+            Bits::from_bytes(&data).unwrap().checksum(),
+            crc32fast::hash(&data)
+        );
+        assert_ne!(
+            Bits::from_bytes(&other).unwrap().checksum(),
+            crc32fast::hash(&data)
+        );
     }
 
     #[test]
@@ -268,7 +284,7 @@ mod tests {
         let at = raw.len() - 2 * BLOCK + 17;
         raw[at] ^= 4;
         std::fs::write(&path, &raw).unwrap();
-        let lazy = Bits::lazy(file);
+        let lazy = Bits::lazy(file).unwrap();
         assert_eq!(lazy.bit(5), bit_of(&data, 5));
         assert_eq!(
             lazy.bit(3 * 8 * BLOCK as u64 + 1),
@@ -282,7 +298,7 @@ mod tests {
             "{damage}"
         );
         assert!(damage.contains(&*path.to_string_lossy()), "{damage}");
-        let eager = Bits::lazy(TableFile::open(&path, "key", data.len() as u64).unwrap());
+        let eager = Bits::lazy(TableFile::open(&path, "key", data.len() as u64).unwrap()).unwrap();
         assert_eq!(eager.load_all().unwrap_err(), damage);
     }
 }

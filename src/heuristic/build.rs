@@ -652,7 +652,7 @@ mod tests {
     fn check_with(rows: usize, cols: usize, homes: &[u8], pull_when: fn(u64, u64) -> bool) {
         let grid = Grid::new(Board::new(rows, cols).expect("valid board"));
         let (bytes, report) = search(grid, homes, "test", pull_when).expect("builds");
-        let bits = crate::heuristic::bits::Bits::from_bytes(&bytes);
+        let bits = crate::heuristic::bits::Bits::from_bytes(&bytes).expect("memory");
         let table = GroupTable::new(grid, homes.to_vec(), bits).expect("the right size");
         let exact = byte_values(grid, homes);
         let placements = table.placements().clone();

@@ -240,7 +240,7 @@ pub fn build(partition: &Partition) -> Result<PatternDb, String> {
             let homes: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
             let label = format!("{partition} table {} of {}", g + 1, groups.len());
             let (bytes, _) = super::build::build(grid, &homes, &label)?;
-            GroupTable::new(grid, homes, Bits::from_bytes(&bytes))
+            GroupTable::new(grid, homes, Bits::from_bytes(&bytes)?)
                 .ok_or_else(|| format!("{label}: wrong table size"))
         })
         .collect::<Result<Vec<_>, _>>()?;

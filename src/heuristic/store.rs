@@ -187,7 +187,8 @@ impl Store {
         match self.cached(&path, &key, len) {
             Ok(Some(bits)) => return Ok((table(bits)?, Source::Cached(path))),
             Ok(None) => {}
-            Err(error) => {
+            Err(Unusable::NoMemory(error)) => return Err(error),
+            Err(Unusable::Damaged(error)) => {
                 if self.verbose {
                     eprintln!("{error}; building it again");
                 }
@@ -216,16 +217,16 @@ impl Store {
         let seconds = clock.elapsed().as_secs_f64();
         // Kept: read back from the file (the page cache has it), as a cached table is.
         let kept = cache::write(&path, &key, &bytes)
-            .map_err(|error| error.to_string())
+            .map_err(|error| Unusable::Damaged(error.to_string()))
             .and_then(|()| self.cached(&path, &key, len));
         let (bits, kept) = match kept {
             Ok(Some(bits)) => (bits, Some(path)),
-            Ok(None) => (Bits::from_bytes(&bytes), None),
-            Err(error) => {
+            Ok(None) => (Bits::from_bytes(&bytes)?, None),
+            Err(Unusable::NoMemory(error) | Unusable::Damaged(error)) => {
                 if self.verbose {
                     eprintln!("{error}; the table is not kept");
                 }
-                (Bits::from_bytes(&bytes), None)
+                (Bits::from_bytes(&bytes)?, None)
             }
         };
         let source = Source::Built {
@@ -277,33 +278,44 @@ impl Store {
 
     /// The bits of the table file `path` if there is one (`None`): its header checked, and
     /// every block too unless the store reads lazily.
-    fn cached(&self, path: &Path, key: &str, len: u64) -> Result<Option<Bits>, String> {
+    fn cached(&self, path: &Path, key: &str, len: u64) -> Result<Option<Bits>, Unusable> {
+        let damaged = |error: cache::CacheError| Unusable::Damaged(error.to_string());
         let bits = match TableFile::open(path, key, len) {
-            Ok(file) => Bits::lazy(file),
+            Ok(file) => Bits::lazy(file).map_err(Unusable::NoMemory)?,
             Err(cache::CacheError::NotFound(_)) => return Ok(None),
             Err(cache::CacheError::Version(_, 1, _)) => {
                 // Written before tables were checked a block at a time: rewritten once.
-                let bytes = cache::read_version_1(path, key, len).map_err(|e| e.to_string())?;
+                let bytes = cache::read_version_1(path, key, len).map_err(damaged)?;
                 let format = cache::FORMAT_VERSION;
                 if let Err(error) = cache::write(path, key, &bytes) {
                     if self.verbose {
                         eprintln!("{error}; the table is used in its old format");
                     }
-                    return Ok(Some(Bits::from_bytes(&bytes)));
+                    return Bits::from_bytes(&bytes)
+                        .map(Some)
+                        .map_err(Unusable::NoMemory);
                 }
                 if self.verbose {
                     eprintln!("{} rewritten in table format {format}", path.display());
                 }
                 drop(bytes);
-                Bits::lazy(TableFile::open(path, key, len).map_err(|e| e.to_string())?)
+                let file = TableFile::open(path, key, len).map_err(damaged)?;
+                Bits::lazy(file).map_err(Unusable::NoMemory)?
             }
-            Err(error) => return Err(error.to_string()),
+            Err(error) => return Err(damaged(error)),
         };
         if !self.lazy {
-            bits.load_all()?;
+            bits.load_all().map_err(Unusable::Damaged)?;
         }
         Ok(Some(bits))
     }
+}
+
+/// Why a table file was not used: damaged (or foreign: rebuilt), or no memory to hold it
+/// (building it would not help).
+enum Unusable {
+    Damaged(String),
+    NoMemory(String),
 }
 
 /// Where a table came from.
