@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 /// Bits of an entry index that select the bit within one block.
 const BLOCK_BITS: u32 = (BLOCK * 8).trailing_zeros();
 const WORDS_PER_BLOCK: usize = BLOCK / 8;
-/// Blocks read at once by [`Bits::load_all`] (a multiple of 64: whole words of `ready`).
+/// Blocks read at once by [`Bits::load_all`]: one word of `ready`.
 const RUN: usize = 64;
 
 /// The bits of one table: bit `i % 8` of byte `i / 8` of the file's payload is bit `i`.
@@ -106,7 +106,7 @@ impl Bits {
     /// checking each; the first damage found is the error.
     pub fn load_all(&self) -> Result<(), String> {
         use rayon::prelude::*;
-        let runs = (self.ready.len() * 64).div_ceil(RUN);
+        let runs = self.ready.len();
         let buffer = || vec![0u8; RUN * BLOCK];
         (0..runs)
             .into_par_iter()
@@ -117,16 +117,10 @@ impl Bits {
         }
     }
 
-    /// Reads and checks the blocks of run `run` (all of them, unless all are ready) and marks
-    /// them ready.
+    /// Reads and checks the blocks of run `run` (those of one word of `ready`) and marks them
+    /// ready.
     fn load_run(&self, run: usize, buffer: &mut [u8]) {
         let first = run * RUN;
-        let Some(ready) = self.ready.get(first / 64..(first + RUN) / 64) else {
-            return;
-        };
-        if ready.iter().all(|w| w.load(Ordering::Acquire) == u64::MAX) {
-            return;
-        }
         if let Some(file) = &self.file {
             match file.read_blocks(first, buffer) {
                 Ok(bytes) => self.store(first, &buffer[..bytes]),
@@ -135,8 +129,8 @@ impl Bits {
                 }
             }
         }
-        for word in ready {
-            word.store(u64::MAX, Ordering::Release);
+        if let Some(ready) = self.ready.get(run) {
+            ready.store(u64::MAX, Ordering::Release);
         }
     }
 
