@@ -5,6 +5,7 @@
 //! - [`position`]: positions, their notations and conventions, solvability, replay;
 //! - [`engine`]: the engines behind one interface — the reference IDA* (Knuth's KORF0);
 //! - [`heuristic`]: lower bounds: Manhattan and pattern databases (building, caching);
+//! - [`prune`]: duplicate pruning: the machine of forbidden move strings (Taylor & Korf);
 //! - [`differential`]: checks engines' answers against the position and each other;
 //! - [`korf100`]: Korf's 100 instances with optimal lengths and exact IDA* node counts;
 //! - [`korf50`]: Korf's 50 24-puzzle instances with their published optimal lengths;
@@ -38,6 +39,7 @@ pub mod korf100;
 pub mod korf50;
 pub mod plot;
 pub mod position;
+pub mod prune;
 pub mod random;
 pub mod sliding;
 

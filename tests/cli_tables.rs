@@ -54,8 +54,27 @@ fn tables_are_built_once_then_listed() {
         list.contains(TABLE) && list.contains("tiles 1,2,3,4,5,6,7,8"),
         "{list}"
     );
+    // The duplicate-pruning machine is built with the tables, listed beside them.
+    assert!(stdout.contains("duplicate-pruning machine: 2641 forbidden words of at most 12 moves, 9557 states, built in"), "{stdout}");
+    assert!(again.contains("duplicate-pruning machine: 2641 forbidden words of at most 12 moves, 9557 states, cached in"), "{again}");
+    assert!(
+        list.contains("fsm-12.bin  (duplicate-pruning machine: 2641 forbidden words"),
+        "{list}"
+    );
     // A cached table is used without a word.
     assert_eq!(solves_hiroi(dir.path()), "");
+    // A damaged machine is named, rebuilt and written again.
+    let machine = dir.path().join("fsm-12.bin");
+    let good = std::fs::read(&machine).expect("the machine was kept");
+    let mut flipped = good.clone();
+    flipped[good.len() - 7] ^= 4;
+    std::fs::write(&machine, &flipped).expect("flip a bit");
+    let said = solves_hiroi(dir.path());
+    assert!(
+        said.contains("fsm-12.bin") && said.contains("building it again"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(&machine).expect("rebuilt"), good);
 }
 
 #[test]
@@ -309,7 +328,7 @@ fn a_directory_that_cannot_be_written_is_said_and_fails_the_build() {
     assert_eq!(
         stderr.lines().last(),
         Some(format!(
-            "1 table(s) built but not kept in {}: every run will build them again",
+            "1 table(s) and the duplicate-pruning machine built but not kept in {}: every run will build them again",
             tables.display()
         ))
         .as_deref()

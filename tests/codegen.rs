@@ -4,7 +4,8 @@
 //! every arm, which turns the loop into threaded code; when a heuristic gives up, all arms jump
 //! back through one shared indirect jump and the plain solve gets 20–40% slower, with the same
 //! answers. Nothing in the source shows it, so this test counts indirect jumps in every
-//! `Machine::run_plain` (and checks that no search loop, `TablesMachine::run_tables` included,
+//! `Machine::run_plain` (and checks that no search loop, `run_pruned` and
+//! `TablesMachine::run_tables` included,
 //! calls a panic routine: no bounds checks, no overflow checks). Only optimized builds are judged (the README's test command is
 //! `cargo test --release`); without `objdump` on the PATH the test says so and passes.
 #![forbid(unsafe_code)]
@@ -34,6 +35,7 @@ fn search_loops() -> Option<BTreeMap<String, (usize, usize)>> {
                     name.contains("automaton::board")
                         && (name.ends_with("Machine::run_plain")
                             || name.ends_with("Machine::run_counted")
+                            || name.ends_with("Machine::run_pruned")
                             || name.ends_with("TablesMachine::run_tables"))
                 });
             if let Some(name) = &current {
@@ -79,9 +81,9 @@ fn every_plain_search_loop_keeps_its_copied_dispatch_and_no_loop_can_panic() {
         eprintln!("skipped: objdump is not available");
         return;
     };
-    // 16 boards from 2 x 2 to 5 x 5, two loops each, and the loop with pattern databases on
-    // the five boards that have them (3x3, 3x4, 4x3, 4x4, 5x5).
-    assert_eq!(loops.len(), 37, "search loops found: {:?}", loops.keys());
+    // 16 boards from 2 x 2 to 5 x 5, three loops each (plain, counted, pruned), and the loop
+    // with pattern databases on the five boards that have them (3x3, 3x4, 4x3, 4x4, 5x5).
+    assert_eq!(loops.len(), 53, "search loops found: {:?}", loops.keys());
     for (name, (jumps, panics)) in &loops {
         assert_eq!(*panics, 0, "{name} refers to a panic routine");
         if name.ends_with("run_plain") {

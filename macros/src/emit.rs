@@ -23,7 +23,9 @@
 //!
 //! Invariant of `run`: `t = (sad << 8) + happy` moves remaining, Knuth's `t`; `stack[1..=sp]` holds, bottom up, `Bottom`, the root's untried tailcodes, and the
 //! fallback of every move on the current path, each with the `t` to restore. The board is
-//! correct on every cell but the blank's, whose content is never read.
+//! correct on every cell but the blank's, whose content is never read. The loops that walk the
+//! duplicate-pruning machine (`run_pruned`, `run_tables`) also keep `m`, the machine's state
+//! after the path, and stack it with `t`: a move the machine refuses is neither made nor counted.
 
 use crate::table::{Action, StateKey, Table};
 use proc_macro2::{Ident, Span, TokenStream};
@@ -106,10 +108,15 @@ pub enum Variant {
     Plain,
     /// Counts every attempted move in `nodes` (Korf's generated nodes).
     Counted,
+    /// Counts, and walks the duplicate-pruning machine `prune` (`prune[m + d]`: the state after
+    /// a move in direction `d` from state `m`, or `u32::MAX` when the move completes a
+    /// forbidden word and is not made, nor counted); `m` is stacked with `t` (`ms`).
+    Pruned,
     /// Counts, and decides happy or sad by pattern databases instead of the constant masks:
     /// `db.step` gives the lookups' values after the move (one new entry per half), the move
     /// is happy when their estimate drops, and the values before each move are stacked with
-    /// `t` (`vs`). The pieces' cells (`at`) are kept up to date for the lookups.
+    /// `t` (`vs`). The pieces' cells (`at`) are kept up to date for the lookups. Walks the
+    /// pruning machine as [`Variant::Pruned`] does (the machine with no words refuses nothing).
     Tables,
 }
 
@@ -127,11 +134,20 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
         Action::Undo { neighbour } if variant == Variant::Tables => quote! {
             state = states[sp as usize];
             t = ts[sp as usize];
+            m = ms[sp as usize];
             values = vs[sp as usize];
             let piece = ps[sp as usize];
             sp = sp.wrapping_sub(1);
             board[#cell] = board[#neighbour];
             at[(piece & 31) as usize] = #cell_u8;
+            continue;
+        },
+        Action::Undo { neighbour } if variant == Variant::Pruned => quote! {
+            state = states[sp as usize];
+            t = ts[sp as usize];
+            m = ms[sp as usize];
+            sp = sp.wrapping_sub(1);
+            board[#cell] = board[#neighbour];
             continue;
         },
         Action::Undo { neighbour } => quote! {
@@ -151,13 +167,21 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
             let next = label(successor);
             let back = label(fallback);
             let refused = state_code(table, fallback, variant);
+            let d = u32::from(key.d);
             if variant == Variant::Tables {
                 let neighbour_u8 = neighbour as u8;
                 return quote! {
-                    nodes = nodes.wrapping_add(1);
+                    // Outside the machine (no machine the engine builds has such a state): refused.
+                    let m_after = prune.get((m + #d) as usize).copied().unwrap_or(u32::MAX);
                     let piece = board[#neighbour];
-                    let after = db.step(values, &at, piece, #neighbour_u8, #cell_u8);
-                    let del: Quota = if Tables::happy(values, after) { 1 } else { SAD };
+                    // A refused move: a quota no `t` reaches.
+                    let (del, after): (Quota, Values) = if m_after == u32::MAX {
+                        (Quota::MAX, values)
+                    } else {
+                        nodes = nodes.wrapping_add(1);
+                        let after = db.step(values, &at, piece, #neighbour_u8, #cell_u8);
+                        (if Tables::happy(values, after) { 1 } else { SAD }, after)
+                    };
                     if t <= del {
                         if t == del {
                             break Some(State::#me);
@@ -171,22 +195,41 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
                     ts[sp as usize] = t;
                     vs[sp as usize] = values;
                     ps[sp as usize] = piece;
+                    ms[sp as usize] = m;
+                    m = m_after;
                     values = after;
                     t -= del;
                     state = State::#next;
                     continue;
                 };
             }
-            let (count, dead_end) = match variant {
-                Variant::Plain => (quote! {}, dead_end_test(table, successor)),
-                Variant::Counted | Variant::Tables => {
-                    (quote! { nodes = nodes.wrapping_add(1); }, quote! {})
-                }
+            let happy_or_sad = quote! { if (#mask >> (piece & 31)) & 1 != 0 { 1 } else { SAD } };
+            let count = quote! { nodes = nodes.wrapping_add(1); };
+            // What the pruned loop adds: the machine asked first (a refused move gets a quota
+            // no `t` reaches, and is not counted), its state stacked.
+            let (ask, del, push) = match variant {
+                Variant::Pruned => (
+                    quote! {
+                        // Outside the machine (no machine the engine builds has such a state):
+                        // refused.
+                        let m_after = prune.get((m + #d) as usize).copied().unwrap_or(u32::MAX);
+                    },
+                    quote! {
+                        if m_after == u32::MAX { Quota::MAX } else { #count #happy_or_sad }
+                    },
+                    quote! { ms[sp as usize] = m; m = m_after; },
+                ),
+                Variant::Plain => (quote! {}, happy_or_sad, quote! {}),
+                _ => (count, happy_or_sad, quote! {}),
+            };
+            let dead_end = match variant {
+                Variant::Plain => dead_end_test(table, successor),
+                _ => quote! {},
             };
             quote! {
-                #count
+                #ask
                 let piece = board[#neighbour];
-                let del: Quota = if (#mask >> (piece & 31)) & 1 != 0 { 1 } else { SAD };
+                let del: Quota = #del;
                 if t <= del #dead_end {
                     if t == del {
                         break Some(State::#me);
@@ -197,6 +240,7 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
                 sp = sp.wrapping_add(1);
                 states[sp as usize] = State::#back;
                 ts[sp as usize] = t;
+                #push
                 t -= del;
                 state = State::#next;
                 continue;
@@ -273,10 +317,25 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
             quote! { let mut nodes = self.nodes; },
             quote! { self.nodes = nodes; },
         ),
+        Variant::Pruned => (
+            quote! { run_pruned },
+            quote! {
+                let mut nodes = self.nodes;
+                let mut m = self.m;
+                let mut ms = self.ms;
+            },
+            quote! {
+                self.nodes = nodes;
+                self.m = m;
+                self.ms = ms;
+            },
+        ),
         Variant::Tables => (
             quote! { run_tables },
             quote! {
                 let mut nodes = self.nodes;
+                let mut m = self.m;
+                let mut ms = self.ms;
                 let mut at = self.at;
                 let mut values = self.values;
                 let mut vs = self.vs;
@@ -284,6 +343,8 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
             },
             quote! {
                 self.nodes = nodes;
+                self.m = m;
+                self.ms = ms;
                 self.at = at;
                 self.values = values;
                 self.vs = vs;
@@ -296,12 +357,17 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
         Variant::Counted => quote! {
             #[doc = "Every move attempted adds one to `nodes` (Korf's generated nodes)."]
         },
+        Variant::Pruned => quote! {
+            #[doc = "Counts nodes; never completes a word the machine `prune` forbids."]
+        },
         Variant::Tables => quote! {
-            #[doc = "Happy or sad by the pattern databases `db`; counts nodes."]
+            #[doc = "Happy or sad by the pattern databases `db`; counts nodes; never completes"]
+            #[doc = "a word the machine `prune` forbids."]
         },
     };
     let params = match variant {
-        Variant::Tables => quote! { db: &Tables, },
+        Variant::Pruned => quote! { prune: &[u32], },
+        Variant::Tables => quote! { db: &Tables, prune: &[u32], },
         _ => quote! {},
     };
     quote! {
@@ -358,6 +424,7 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
     let undo_flags: Vec<bool> = table.states.iter().map(|s| s.key.is_undo()).collect();
     let run_plain = search_loop(table, Variant::Plain);
     let run_counted = search_loop(table, Variant::Counted);
+    let run_pruned = search_loop(table, Variant::Pruned);
     let tables_machine = if tables {
         let run_tables = search_loop(table, Variant::Tables);
         quote! {
@@ -372,6 +439,9 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
                 pub sp: u8,
                 pub t: Quota,
                 pub nodes: u64,
+                /// The pruning machine's state (times four) and its stacked values.
+                pub m: u32,
+                pub ms: [u32; STACK],
                 pub at: [u8; 32],
                 pub values: Values,
                 pub vs: [Values; STACK],
@@ -388,6 +458,8 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
                         sp: 0,
                         t: 0,
                         nodes: 0,
+                        m: 0,
+                        ms: [0; STACK],
                         at: [0; 32],
                         values: Values::default(),
                         vs: [Values::default(); STACK],
@@ -512,6 +584,10 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
             pub sp: u8,
             pub t: Quota,
             pub nodes: u64,
+            /// The pruning machine's state (times four) and its stacked values
+            /// (`run_pruned` only).
+            pub m: u32,
+            pub ms: [u32; STACK],
         }
 
         impl Default for Machine {
@@ -523,6 +599,8 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
                     sp: 0,
                     t: 0,
                     nodes: 0,
+                    m: 0,
+                    ms: [0; STACK],
                 }
             }
         }
@@ -530,6 +608,7 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
         impl Machine {
             #run_plain
             #run_counted
+            #run_pruned
         }
 
         #tables_machine
@@ -647,7 +726,9 @@ mod tests {
             .map(|t| t.to_string())
             .expect("expands");
         assert!(text.contains("pub struct TablesMachine"));
-        assert!(text.contains("pub fn run_tables (& mut self , db : & Tables , start : State)"));
+        assert!(text.contains(
+            "pub fn run_tables (& mut self , db : & Tables , prune : & [u32] , start : State)"
+        ));
         let table = Table::new(3, 3);
         // The centre entered from the east tries three moves, each looked up and stacked.
         let code = state_code(&table, StateKey::new(1, 1, 3, 0), Variant::Tables).to_string();
@@ -664,6 +745,38 @@ mod tests {
         assert!(undo.contains("values = vs [sp as usize]"));
         assert!(undo.contains("let piece = ps [sp as usize]"));
         assert!(undo.contains("at [(piece & 31) as usize] = 4u8"));
+    }
+
+    #[test]
+    fn the_pruned_variant_asks_the_machine_before_counting() {
+        let table = Table::new(3, 3);
+        let key = StateKey::new(1, 1, 3, 0); // tries S, W, N, then undoes E
+        let code = state_code(&table, key, Variant::Pruned).to_string();
+        // One lookup per attempt, with the direction tried, and the state stacked with `t`.
+        for d in [3u32, 2, 1] {
+            assert!(
+                code.contains(&format!("prune . get ((m + {d}u32) as usize)")),
+                "{d}"
+            );
+        }
+        assert_eq!(code.matches("ms [sp as usize] = m").count(), 3);
+        assert_eq!(code.matches("m = m_after").count(), 3);
+        // The node is counted only when the machine lets the move be made.
+        let first = code
+            .find("if m_after == u32 :: MAX")
+            .expect("the machine is asked");
+        let counted = code
+            .find("nodes = nodes . wrapping_add (1)")
+            .expect("counted");
+        assert!(first < counted);
+        let undo = state_code(&table, StateKey::new(1, 1, 0, 0), Variant::Pruned).to_string();
+        assert!(undo.contains("m = ms [sp as usize]"));
+        // Knuth's loops know nothing of it.
+        for variant in [Variant::Plain, Variant::Counted] {
+            assert!(!state_code(&table, key, variant)
+                .to_string()
+                .contains("prune"));
+        }
     }
 
     #[test]

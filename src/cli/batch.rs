@@ -85,6 +85,7 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
             count_nodes: true,
             order: args.order,
             memory_limit: args.memory,
+            prune: args.heuristic.machine(&heuristic, args.all)?,
             heuristic,
             threads,
             split_after: crate::engine::SPLIT_AFTER,

@@ -15,6 +15,7 @@ use crate::engine::{Engine, EngineKind, SearchOptions};
 use crate::heuristic::store::Choice;
 use crate::heuristic::Heuristic;
 use crate::position::{Convention, Position};
+use crate::prune::Prune;
 use crate::random::PositionSource;
 use crate::{korf100, korf50};
 use clap::Args;
@@ -104,6 +105,11 @@ pub struct CompareArgs {
     #[arg(long, value_name = "DIR")]
     pub tables: Option<std::path::PathBuf>,
 
+    /// Duplicate pruning of the IDA* engines, separated by commas (fsm, none): each engine
+    /// runs with each; default fsm with pattern databases, none with manhattan (see solve).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub prune: Vec<Prune>,
+
     #[command(flatten)]
     pub threads: super::ThreadArgs,
 
@@ -127,7 +133,9 @@ enum Contestant {
     Engine {
         engine: Box<dyn Engine>,
         heuristic: Choice,
-        /// Shown as `engine/heuristic` (when several heuristics run).
+        /// Its duplicate pruning (`None`: the default for its heuristic).
+        prune: Option<Prune>,
+        /// Shown as `engine/heuristic/prune` (when several heuristics or prunings run).
         name: String,
         /// The reference engine with a pattern database (an oracle, not a contender).
         oracle: bool,
@@ -298,11 +306,14 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                 Contestant::Engine {
                     engine,
                     heuristic,
+                    prune,
                     oracle,
                     ..
                 } => {
+                    let heuristic = resolver.get(start.board(), heuristic)?;
                     let counting = SearchOptions {
-                        heuristic: resolver.get(start.board(), heuristic)?,
+                        prune: super::pruning(*prune, &heuristic, false, args.tables.as_deref())?,
+                        heuristic,
                         ..counting.clone()
                     };
                     with_tables[c] |= *oracle && counting.heuristic != Heuristic::Manhattan;
@@ -383,10 +394,16 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                 ));
                 let seconds = match contestant {
                     Contestant::Engine {
-                        engine, heuristic, ..
+                        engine,
+                        heuristic,
+                        prune,
+                        ..
                     } => {
+                        let heuristic = resolver.get(start.board(), heuristic)?;
+                        let tables = args.tables.as_deref();
                         let plain = SearchOptions {
-                            heuristic: resolver.get(start.board(), heuristic)?,
+                            prune: super::pruning(*prune, &heuristic, false, tables)?,
+                            heuristic,
                             ..plain.clone()
                         };
                         let clock = Instant::now();
@@ -476,26 +493,43 @@ fn engines(args: &CompareArgs, heuristics: &[Choice]) -> (Vec<Contestant>, bool)
         } else {
             vec![Choice::Manhattan]
         };
+        let prunings: Vec<Option<Prune>> = if args.prune.is_empty() || !ida {
+            vec![None]
+        } else {
+            args.prune.iter().copied().map(Some).collect()
+        };
         for heuristic in choices {
             let oracle = kind == EngineKind::Ida && heuristic != Choice::Manhattan;
             if oracle && !named {
                 left_out_oracle = true;
                 continue;
             }
-            let name = if args.heuristic.is_empty() || !ida {
-                engine.name().to_string()
-            } else {
-                format!("{}/{heuristic}", engine.name())
-            };
-            contestants.push(Contestant::Engine {
-                engine: kind.engine(),
-                heuristic,
-                name,
-                oracle,
-            });
+            for &prune in &prunings {
+                let mut name = engine.name().to_string();
+                if !args.heuristic.is_empty() && ida {
+                    name = format!("{name}/{heuristic}");
+                }
+                if let Some(prune) = prune {
+                    name = format!("{name}/{}", prune_name(prune));
+                }
+                contestants.push(Contestant::Engine {
+                    engine: kind.engine(),
+                    heuristic: heuristic.clone(),
+                    prune,
+                    name,
+                    oracle,
+                });
+            }
         }
     }
     (contestants, left_out_oracle)
+}
+
+fn prune_name(prune: Prune) -> &'static str {
+    match prune {
+        Prune::Fsm => "fsm",
+        Prune::None => "none",
+    }
 }
 
 /// One of a published set of instances, with its optimal length.

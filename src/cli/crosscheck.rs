@@ -78,13 +78,13 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
         Some(length) => source.random_walk(args.size, length),
         None => source.random_solvable(args.size),
     });
+    let heuristic =
+        args.heuristic
+            .resolve(args.size, crate::heuristic::store::Choice::Manhattan, false)?;
     let options = SearchOptions {
         memory_limit: Some(args.selection.memory),
-        heuristic: args.heuristic.resolve(
-            args.size,
-            crate::heuristic::store::Choice::Manhattan,
-            false,
-        )?,
+        prune: args.heuristic.machine(&heuristic, false)?,
+        heuristic,
         threads: args.threads.count(),
         ..SearchOptions::default()
     };

@@ -15,8 +15,10 @@ use crate::board::Board;
 use crate::engine::EngineKind;
 use crate::heuristic::store::{Choice, Store};
 use crate::heuristic::Heuristic;
+use crate::prune::{Machine, Prune};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// Provably shortest solutions to sliding puzzles.
 #[derive(Debug, Parser)]
@@ -112,6 +114,63 @@ pub struct HeuristicArgs {
     /// cache directory).
     #[arg(long, value_name = "DIR")]
     pub tables: Option<std::path::PathBuf>,
+
+    /// Duplicate pruning of the IDA* engines: fsm never extends a path that ends in a move
+    /// string another string of the same effect replaces (Taylor & Korf's machine); none
+    /// prunes only the move undoing the one before. Default: fsm with pattern databases, none
+    /// with manhattan (Knuth's programs, their node counts). --all means none: it lists every
+    /// optimal path.
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub prune: Option<Prune>,
+}
+
+impl HeuristicArgs {
+    /// The duplicate-pruning machine for a search with `heuristic`, listing every optimal path
+    /// when `all`.
+    pub fn machine(&self, heuristic: &Heuristic, all: bool) -> Result<Arc<Machine>, Failure> {
+        pruning(self.prune, heuristic, all, self.tables.as_deref())
+    }
+}
+
+/// The duplicate-pruning machine `prune` asks for (by default: fsm with pattern databases,
+/// none with Manhattan) for a search with `heuristic`, listing every optimal path when `all`;
+/// kept with the tables in `dir` (default: the tables' directory).
+pub fn pruning(
+    prune: Option<Prune>,
+    heuristic: &Heuristic,
+    all: bool,
+    dir: Option<&std::path::Path>,
+) -> Result<Arc<Machine>, Failure> {
+    let prune = match (prune, all) {
+        (Some(Prune::Fsm), true) => {
+            return Err(Failure::BadInput(
+                "--all lists every optimal path, so it prunes none: leave out --prune fsm".into(),
+            ))
+        }
+        (_, true) => Prune::None,
+        (Some(prune), false) => prune,
+        (None, false) => match heuristic {
+            Heuristic::Manhattan => Prune::None,
+            Heuristic::Tables(_) => Prune::Fsm,
+        },
+    };
+    Ok(machine(prune, dir))
+}
+
+/// The machine `prune` asks for, read from the tables' directory (or `dir`) or built there,
+/// once per process.
+pub fn machine(prune: Prune, dir: Option<&std::path::Path>) -> Arc<Machine> {
+    static FSM: std::sync::OnceLock<Arc<Machine>> = std::sync::OnceLock::new();
+    match prune {
+        Prune::None => Arc::default(),
+        Prune::Fsm => FSM
+            .get_or_init(|| {
+                let dir = crate::heuristic::cache::table_dir(dir).ok();
+                let (machine, _) = crate::prune::cache::load(dir.as_deref(), crate::prune::DEPTH);
+                Arc::new(machine)
+            })
+            .clone(),
+    }
 }
 
 impl HeuristicArgs {

@@ -15,13 +15,14 @@ use crate::engine::{automaton, shard, EngineKind, Solution};
 use crate::heuristic::store::Choice;
 use crate::heuristic::Heuristic;
 use crate::position::{Convention, Position};
+use crate::prune::Prune;
 use clap::{Args, Subcommand, ValueEnum};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// What a plan's and a result's `format` field says.
-const PLAN_FORMAT: &str = "fifteen shard plan 1";
+const PLAN_FORMAT: &str = "fifteen shard plan 2";
 const RESULT_FORMAT: &str = "fifteen shard result 1";
 
 /// Items wanted by default: a few for each of a few hundred workers.
@@ -123,6 +124,8 @@ pub struct Plan {
     pub convention: String,
     pub engine: String,
     pub heuristic: String,
+    /// The duplicate pruning searched with (`fsm` or `none`).
+    pub prune: String,
     /// The CRC-32 (hex) of each table the heuristic reads, in the partition's order.
     pub tables: Vec<String>,
     /// The bound as `solve` prints it (H+S, H - S the Manhattan distance).
@@ -250,9 +253,16 @@ fn plan(args: &PlanArgs) -> Result<(), Failure> {
             automaton::MAX_LENGTH
         )));
     }
+    let machine = args.heuristic.machine(&heuristic, args.all)?;
+    let prune = if machine.is_none() {
+        Prune::None
+    } else {
+        Prune::Fsm
+    };
     let (above, items) = shard::plan(
         args.engine,
         &heuristic,
+        &machine,
         &start,
         happy,
         sad,
@@ -289,6 +299,7 @@ fn plan(args: &PlanArgs) -> Result<(), Failure> {
         convention: name(&args.board.convention),
         engine: name(&args.engine),
         heuristic: heuristic.name(),
+        prune: name(&prune),
         tables: checksums(&heuristic),
         bound: format!("{knuth_happy}+{knuth_sad}"),
         happy,
@@ -397,9 +408,18 @@ fn run_item(args: &RunArgs) -> Result<(), Failure> {
         })
     })?;
     let choice: Choice = plan.heuristic.parse().map_err(bad)?;
+    let prune = Prune::from_str(&plan.prune, false).map_err(|_| {
+        bad(format!(
+            "{}: unknown pruning {:?}",
+            path.display(),
+            plan.prune
+        ))
+    })?;
+    let machine = super::machine(prune, args.tables.as_deref());
     let tables = HeuristicArgs {
         heuristic: Some(choice),
         tables: args.tables.clone(),
+        prune: None,
     };
     let heuristic = tables.resolve(start.board(), Choice::Default, true)?;
     let ours = checksums(&heuristic);
@@ -419,15 +439,23 @@ fn run_item(args: &RunArgs) -> Result<(), Failure> {
             solutions: vec![item.moves.clone()],
         }
     } else {
-        let subtree = shard::subtree(&heuristic, &start, &item.moves, item.happy, item.sad)
-            .ok_or_else(|| {
-                bad(format!(
-                    "{}: item {} does not lead to a node of the bound (the plan was changed)",
-                    path.display(),
-                    args.item
-                ))
-            })?;
-        shard::search(engine, &heuristic, &subtree, plan.all).map_err(Failure::bad_input)?
+        let subtree = shard::subtree(
+            &heuristic,
+            &machine,
+            &start,
+            &item.moves,
+            item.happy,
+            item.sad,
+        )
+        .ok_or_else(|| {
+            bad(format!(
+                "{}: item {} does not lead to a node of the bound (the plan was changed)",
+                path.display(),
+                args.item
+            ))
+        })?;
+        shard::search(engine, &heuristic, &machine, &subtree, plan.all)
+            .map_err(Failure::bad_input)?
     };
     if let Some(damage) = heuristic.damage() {
         return Err(bad(damage));

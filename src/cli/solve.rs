@@ -93,6 +93,11 @@ pub fn check_flags(args: &SolveArgs) -> Result<(), Failure> {
             "--all is for the IDA* engines, not with bfs (it finds one shortest solution)".into(),
         ));
     }
+    if args.engine == EngineKind::Bfs && args.heuristic.prune.is_some() {
+        return Err(Failure::BadInput(
+            "--prune is for the IDA* engines, not with bfs (it meets each position once)".into(),
+        ));
+    }
     if args.engine != EngineKind::Bfs && args.memory.is_some() {
         return Err(Failure::BadInput(format!(
             "--memory bounds the bfs engine's table; the {} engine stores no positions (add --engine bfs, or leave --memory out)",
@@ -157,6 +162,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         order: args.order,
         memory_limit: args.memory,
         heuristic: Heuristic::Manhattan,
+        prune: Default::default(),
         threads: args.threads.count(),
         split_after: crate::engine::SPLIT_AFTER,
     };
@@ -177,8 +183,10 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         ));
     }
     // One position reads its tables a block at a time, as the search looks at them.
+    let heuristic = heuristic_for(args, start.board(), true)?;
     let mut options = SearchOptions {
-        heuristic: heuristic_for(args, start.board(), true)?,
+        prune: args.heuristic.machine(&heuristic, args.all)?,
+        heuristic,
         ..options
     };
     if args.engine != EngineKind::Bfs && args.heuristic.heuristic != Some(Choice::Manhattan) {

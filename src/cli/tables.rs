@@ -2,14 +2,15 @@
 //!
 //! `build` makes sure every table of the named partition (or of every preset of the board)
 //! is cached, building the missing or damaged ones, and says for each where it is and, when
-//! built, how long it took and how many entries it has; `list` shows what the table
-//! directory holds.
+//! built, how long it took and how many entries it has; the duplicate-pruning machine
+//! (`crate::prune`) too. `list` shows what the table directory holds.
 
 use super::{out, Failure};
 use crate::board::Board;
 use crate::heuristic::cache::{self, CacheError, TableFile};
 use crate::heuristic::partition::Partition;
 use crate::heuristic::store::{Choice, Source, Store};
+use crate::prune;
 use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
@@ -104,7 +105,7 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
             "the {board} board has no pattern databases"
         )));
     }
-    let mut lost = 0;
+    let (mut lost, mut machine_lost) = (0, false);
     for name in names {
         let partition = Partition::preset(board, &name).map_err(Failure::bad_input)?;
         for (g, tiles) in partition.groups().iter().enumerate() {
@@ -140,14 +141,38 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
             }
         }
     }
-    // A set-up script's `fifteen tables build && …` must not believe the cache is warm.
-    match lost {
-        0 => Ok(()),
-        n => Err(Failure::BadInput(format!(
-            "{n} table(s) built but not kept in {}: every run will build them again",
-            store.dir().display()
-        ))),
+    // The duplicate-pruning machine every search with tables walks.
+    let file = prune::cache::path(store.dir(), prune::DEPTH);
+    let (machine, origin) = prune::cache::load(Some(store.dir()), prune::DEPTH);
+    let what = format!(
+        "duplicate-pruning machine: {} forbidden words of at most {} moves, {} states",
+        machine.words(),
+        machine.depth(),
+        machine.states()
+    );
+    match origin {
+        prune::cache::Origin::Cached => writeln!(out(), "{what}, cached in {}", file.display())?,
+        prune::cache::Origin::Built { seconds, kept } => {
+            machine_lost = !kept;
+            let kept = if kept {
+                format!(", kept in {}", file.display())
+            } else {
+                ", not kept".into()
+            };
+            writeln!(out(), "{what}, built in {seconds:.1} sec{kept}")?
+        }
     }
+    // A set-up script's `fifteen tables build && …` must not believe the cache is warm.
+    let what = match (lost, machine_lost) {
+        (0, false) => return Ok(()),
+        (0, true) => "the duplicate-pruning machine".to_string(),
+        (n, false) => format!("{n} table(s)"),
+        (n, true) => format!("{n} table(s) and the duplicate-pruning machine"),
+    };
+    Err(Failure::BadInput(format!(
+        "{what} built but not kept in {}: every run will build them again",
+        store.dir().display()
+    )))
 }
 
 /// Every file of the table directory, each table checked whole (header and every block):
@@ -177,6 +202,26 @@ fn list(store: &Store) -> Result<(), Failure> {
         let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
         let size = format!("{:>10.1} MB", bytes as f64 / 1e6);
         let table = known.iter().find(|(file, ..)| file == path);
+        if *path == prune::cache::path(dir, prune::DEPTH) {
+            // The duplicate-pruning machine: listed, not counted among the tables.
+            let what = match prune::cache::read(path, prune::DEPTH) {
+                Ok(m) => {
+                    total += bytes;
+                    format!(
+                        "(duplicate-pruning machine: {} forbidden words of at most {} moves, {} states)",
+                        m.words(),
+                        m.depth(),
+                        m.states()
+                    )
+                }
+                Err(error) => {
+                    damaged += 1;
+                    format!("DAMAGED: {error}")
+                }
+            };
+            lines.push(format!("{size}  {}  {what}", path.display()));
+            continue;
+        }
         let status = match table {
             Some((_, key, len, _)) => match TableFile::open(path, key, *len) {
                 Err(CacheError::Version(_, 1, _)) => cache::read_version_1(path, key, *len)

@@ -26,6 +26,7 @@ use crate::board::{Board, Direction};
 use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
+use crate::prune;
 use std::time::Instant;
 
 /// What the driver needs of one generated automaton.
@@ -46,10 +47,12 @@ trait Generated: Default + Send {
     /// Prepares a search of the subtree below `subtree.root` alone (`Bottom` under it);
     /// returns the state the move into the root enters.
     fn set_up_subtree(&mut self, context: &Self::Context, subtree: &Subtree) -> Self::State;
-    /// Runs until the bottom of the stack (`None`) or a winning move (its state).
+    /// Runs until the bottom of the stack (`None`) or a winning move (its state), never
+    /// completing a word `prune` forbids.
     fn run(
         &mut self,
         context: &Self::Context,
+        prune: &prune::Machine,
         count: bool,
         state: Self::State,
     ) -> Option<Self::State>;
@@ -66,7 +69,7 @@ trait Generated: Default + Send {
 macro_rules! generated {
     ($module:ident, $machine:ident, $context:ty,
      |$self_:ident, $ctx:ident, $start:ident, $known:ident| $extra:block,
-     |$me:ident, $c:ident, $count:ident, $state:ident| $run:expr) => {
+     |$me:ident, $c:ident, $prune:ident, $count:ident, $state:ident| $run:expr) => {
         impl Generated for $module::$machine {
             type State = $module::State;
             type Context = $context;
@@ -100,6 +103,7 @@ macro_rules! generated {
                 let (happy, sad) = (subtree.happy, subtree.sad);
                 let t = self.prepare($ctx, &subtree.root, happy, sad, Some(subtree.values));
                 self.t = t;
+                self.m = subtree.machine;
                 let back = subtree.came.reverse().code();
                 $module::entered(subtree.root.blank(), back).unwrap_or($module::State::Bottom)
             }
@@ -107,6 +111,7 @@ macro_rules! generated {
             fn run(
                 &mut self,
                 $c: &$context,
+                $prune: &prune::Machine,
                 $count: bool,
                 $state: $module::State,
             ) -> Option<$module::State> {
@@ -167,6 +172,20 @@ macro_rules! generated {
     };
 }
 
+/// Runs Knuth's machine `$machine` from `$state`: the loop that walks the pruning machine, the
+/// counting loop, or the plain one.
+macro_rules! run_manhattan {
+    ($machine:ident, $prune:ident, $count:ident, $state:ident) => {
+        if !$prune.is_none() {
+            $machine.run_pruned($prune.table(), $state)
+        } else if $count {
+            $machine.run_counted($state)
+        } else {
+            $machine.run_plain($state)
+        }
+    };
+}
+
 /// Instantiates the automaton for each listed board, in a module of its own, and lets the
 /// driver use it; the boards after `tables:` also get the search with pattern databases.
 macro_rules! instantiate {
@@ -191,16 +210,16 @@ macro_rules! instantiate {
                 machine.values = known.unwrap_or_else(|| db.values(&at, blank));
                 // The root's tailcodes resume with the root's values.
                 machine.vs.fill(machine.values);
-            }, |machine, db, _count, state| machine.run_tables(db, state));
+            }, |machine, db, prune, _count, state| machine.run_tables(db, prune.table(), state));
         )*
         $(
-            generated!($module, Machine, (), |_machine, _db, _start, _known| {}, |machine, _db, count, state| {
-                if count { machine.run_counted(state) } else { machine.run_plain(state) }
+            generated!($module, Machine, (), |_machine, _db, _start, _known| {}, |machine, _db, prune, count, state| {
+                run_manhattan!(machine, prune, count, state)
             });
         )*
         $(
-            generated!($tmodule, Machine, (), |_machine, _db, _start, _known| {}, |machine, _db, count, state| {
-                if count { machine.run_counted(state) } else { machine.run_plain(state) }
+            generated!($tmodule, Machine, (), |_machine, _db, _start, _known| {}, |machine, _db, prune, count, state| {
+                run_manhattan!(machine, prune, count, state)
             });
         )*
 
@@ -236,6 +255,7 @@ macro_rules! instantiate {
         /// counted), for one bound's cut or one subtree of it (the shard commands).
         pub fn visit_split<V: shard::Visit>(
             heuristic: &Heuristic,
+            prune: &prune::Machine,
             board: Board,
             visit: V,
         ) -> Result<V::Output, EngineError> {
@@ -245,16 +265,16 @@ macro_rules! instantiate {
             };
             match (heuristic, board.rows(), board.cols()) {
                 $((Heuristic::Manhattan, $rows, $cols) => {
-                    Ok(visit.visit(&Split::<$module::Machine> { context: &(), count: true }))
+                    Ok(visit.visit(&Split::<$module::Machine> { context: &(), prune, count: true }))
                 })*
                 $((Heuristic::Manhattan, $trows, $tcols) => {
-                    Ok(visit.visit(&Split::<$tmodule::Machine> { context: &(), count: true }))
+                    Ok(visit.visit(&Split::<$tmodule::Machine> { context: &(), prune, count: true }))
                 })*
                 $((Heuristic::Tables(db), $trows, $tcols) => {
                     if db.partition().board() != board {
                         return Err(unsupported());
                     }
-                    let split = Split::<$tmodule::TablesMachine> { context: db, count: true };
+                    let split = Split::<$tmodule::TablesMachine> { context: db, prune, count: true };
                     Ok(visit.visit(&split))
                 })*
                 _ => Err(unsupported()),
@@ -369,6 +389,7 @@ fn drive<A: Generated>(
     let mut machine = A::default();
     let split = Split::<A> {
         context,
+        prune: &options.prune,
         count: options.count_nodes,
     };
     let mut bounds: Vec<BoundStats> = Vec::new();
@@ -428,7 +449,7 @@ fn pass<A: Generated>(
     all: bool,
 ) -> Found {
     let mut solutions = Vec::new();
-    while let Some(win) = machine.run(split.context, split.count, state) {
+    while let Some(win) = machine.run(split.context, split.prune, split.count, state) {
         let (mut cells, last) = machine.path(win, length as usize);
         let goal_cell = cells.last().and_then(|&c| from.board().neighbour(c, last));
         cells.extend(goal_cell);
@@ -448,6 +469,7 @@ fn pass<A: Generated>(
 /// subtree starts at the state its root's move enters.
 struct Split<'c, A: Generated> {
     context: &'c A::Context,
+    prune: &'c prune::Machine,
     count: bool,
 }
 
@@ -456,6 +478,10 @@ impl<A: Generated> parallel::Splittable for Split<'_, A> {
 
     fn worker(&self) -> A {
         A::default()
+    }
+
+    fn machine(&self) -> &prune::Machine {
+        self.prune
     }
 
     /// KORF1's order: south, west, north, east at the root; after entering a cell from the

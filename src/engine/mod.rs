@@ -18,7 +18,9 @@ pub mod shard;
 use crate::board::Direction;
 use crate::heuristic::Heuristic;
 use crate::position::Position;
+use crate::prune;
 use std::fmt;
+use std::sync::Arc;
 
 /// One shortest solution: the tiles pushed, in order (Knuth's numbering).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,6 +165,9 @@ pub struct SearchOptions {
     pub memory_limit: Option<u64>,
     /// The lower bound of the IDA* engines.
     pub heuristic: Heuristic,
+    /// The duplicate-pruning machine of the IDA* engines (`--prune`; the machine with no
+    /// words prunes nothing, as Knuth's programs).
+    pub prune: Arc<prune::Machine>,
     /// Threads an IDA* engine searches each bound on (1: the plain sequential
     /// search); the answer and every bound's node count are the same for any number.
     pub threads: usize,
@@ -180,6 +185,7 @@ impl Default for SearchOptions {
             order: None,
             memory_limit: None,
             heuristic: Heuristic::Manhattan,
+            prune: Arc::default(),
             threads: 1,
             split_after: SPLIT_AFTER,
         }

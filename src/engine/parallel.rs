@@ -23,6 +23,7 @@ use crate::engine::SearchOptions;
 use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
+use crate::prune;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -48,6 +49,8 @@ pub struct Subtree {
     pub happy: u32,
     pub sad: u32,
     pub values: Values,
+    /// The duplicate-pruning machine's state after `path`.
+    pub machine: u32,
 }
 
 /// An item of the cut, in the order one thread meets it, with the nodes one thread has
@@ -74,6 +77,9 @@ pub trait Splittable: Sync {
 
     fn worker(&self) -> Self::Worker;
 
+    /// The duplicate-pruning machine the engine walks (the cut walks it too).
+    fn machine(&self) -> &prune::Machine;
+
     /// The blank's directions tried at a node reached by the blank's move `came` (`None` at
     /// the start), in the engine's order; the move back is never among them.
     fn order(&self, came: Option<Direction>) -> Vec<Direction>;
@@ -98,6 +104,9 @@ impl<E: Splittable> Walk<'_, E> {
         for d in self.engine.order(came) {
             let mut after = node.root;
             let Some(piece) = after.move_blank(d) else {
+                continue;
+            };
+            let Some(machine) = self.engine.machine().step(node.machine, d) else {
                 continue;
             };
             self.nodes += 1;
@@ -134,6 +143,7 @@ impl<E: Splittable> Walk<'_, E> {
                 happy,
                 sad,
                 values,
+                machine,
             };
             let kind = if happy == 0 && sad == 0 {
                 Kind::Solution(child.path)
@@ -172,6 +182,7 @@ pub fn cut(
         happy,
         sad,
         values,
+        machine: prune::Machine::START,
     };
     let mut depth = 1;
     loop {

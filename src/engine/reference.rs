@@ -19,6 +19,7 @@ use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, Searc
 use crate::board::{Board, Direction, MAX_CELLS};
 use crate::heuristic::pdb::PatternDb;
 use crate::position::Position;
+use crate::prune;
 use std::time::Instant;
 
 /// The blank's directions in KORF0's order: east, north, west, south.
@@ -69,7 +70,12 @@ impl Engine for ReferenceIda {
             });
         }
         let tables = options.heuristic.tables();
-        let split = Split { order, tables };
+        let machine = &options.prune;
+        let split = Split {
+            order,
+            tables,
+            machine,
+        };
         for sad in 0.. {
             let clock = Instant::now();
             let length = h + 2 * sad;
@@ -77,8 +83,8 @@ impl Engine for ReferenceIda {
             let found = if options.split(previous) {
                 parallel::search_bound(&split, start, h + sad, sad, options)
             } else {
-                let mut search = Search::new(start, order, options.all, tables);
-                search.explore(start.blank(), None, h + sad, sad);
+                let mut search = Search::new(start, order, options.all, tables, machine);
+                search.explore(start.blank(), None, h + sad, sad, prune::Machine::START);
                 search.found()
             };
             // The root counts once for the whole search, in the first bound.
@@ -112,10 +118,15 @@ impl Engine for ReferenceIda {
 
 /// Hands `visit` the reference engine in KORF0's order as the parallel search sees it, for one
 /// bound's cut or one subtree of it (the shard commands).
-pub fn visit_split<V: super::shard::Visit>(tables: Option<&PatternDb>, visit: V) -> V::Output {
+pub fn visit_split<V: super::shard::Visit>(
+    tables: Option<&PatternDb>,
+    machine: &prune::Machine,
+    visit: V,
+) -> V::Output {
     visit.visit(&Split {
         order: KNUTH_ORDER,
         tables,
+        machine,
     })
 }
 
@@ -124,12 +135,17 @@ pub fn visit_split<V: super::shard::Visit>(tables: Option<&PatternDb>, visit: V)
 struct Split<'a> {
     order: [Direction; 4],
     tables: Option<&'a PatternDb>,
+    machine: &'a prune::Machine,
 }
 
 impl parallel::Splittable for Split<'_> {
     type Worker = ();
 
     fn worker(&self) {}
+
+    fn machine(&self) -> &prune::Machine {
+        self.machine
+    }
 
     fn order(&self, came: Option<Direction>) -> Vec<Direction> {
         let back = came.map(Direction::reverse);
@@ -140,9 +156,10 @@ impl parallel::Splittable for Split<'_> {
     }
 
     fn search(&self, _: &mut (), subtree: &Subtree, all: bool) -> Found {
-        let mut search = Search::new(&subtree.root, self.order, all, self.tables);
+        let mut search = Search::new(&subtree.root, self.order, all, self.tables, self.machine);
         let (happy, sad) = (subtree.happy, subtree.sad);
-        search.explore(subtree.root.blank(), Some(subtree.came), happy, sad);
+        let (blank, came) = (subtree.root.blank(), Some(subtree.came));
+        search.explore(blank, came, happy, sad, subtree.machine);
         search.found()
     }
 }
@@ -154,6 +171,8 @@ struct Search<'a> {
     all: bool,
     /// The pattern databases, or `None` for Manhattan.
     tables: Option<&'a PatternDb>,
+    /// The duplicate-pruning machine: a move completing a forbidden word is not generated.
+    machine: &'a prune::Machine,
     /// `next[cell][d]`: the cell next to `cell` in direction `d`.
     next: Vec<[Option<usize>; 4]>,
     /// `distance[tile][cell]`: how far `tile` on `cell` is from home.
@@ -172,6 +191,7 @@ impl<'a> Search<'a> {
         order: [Direction; 4],
         all: bool,
         tables: Option<&'a PatternDb>,
+        machine: &'a prune::Machine,
     ) -> Search<'a> {
         let board = start.board();
         let cells = board.cells();
@@ -192,6 +212,7 @@ impl<'a> Search<'a> {
             order,
             all,
             tables,
+            machine,
             next,
             distance,
             tiles,
@@ -210,9 +231,17 @@ impl<'a> Search<'a> {
     }
 
     /// Tries every move from the node whose blank is on `blank`, reached by moving the blank in
-    /// direction `came` (none at the root), with `happy` and `sad` moves left.
-    /// Returns `true` when the search should stop (a solution was found and not all are wanted).
-    fn explore(&mut self, blank: usize, came: Option<Direction>, happy: u32, sad: u32) -> bool {
+    /// direction `came` (none at the root), with `happy` and `sad` moves left and the pruning
+    /// machine in `state`. Returns `true` when the search should stop (a solution was found and
+    /// not all are wanted).
+    fn explore(
+        &mut self,
+        blank: usize,
+        came: Option<Direction>,
+        happy: u32,
+        sad: u32,
+        state: u32,
+    ) -> bool {
         let cells = self.board.cells();
         let here = self
             .tables
@@ -223,6 +252,9 @@ impl<'a> Search<'a> {
             }
             let Some(from) = self.next[blank][d.code() as usize] else {
                 continue;
+            };
+            let Some(state_after) = self.machine.step(state, d) else {
+                continue; // it would complete a forbidden word: not generated
             };
             self.nodes += 1;
             let tile = self.tiles[from];
@@ -256,7 +288,7 @@ impl<'a> Search<'a> {
                 self.solutions.push(self.path.clone());
                 !self.all
             } else {
-                self.explore(from, Some(d), happy_left, sad_left)
+                self.explore(from, Some(d), happy_left, sad_left, state_after)
             };
             self.path.pop();
             self.tiles[from] = tile;

@@ -13,6 +13,7 @@ use crate::board::{Board, Direction};
 use crate::heuristic::pdb::{piece_cells, PatternDb};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
+use crate::prune::Machine;
 
 /// Something done with an engine as the parallel search sees it (the engines' types differ
 /// by board and heuristic, so they are handed to it rather than returned).
@@ -21,16 +22,17 @@ pub trait Visit {
     fn visit<E: Splittable>(self, engine: &E) -> Self::Output;
 }
 
-/// Hands `visit` the engine `kind` for `board` with `heuristic`.
+/// Hands `visit` the engine `kind` for `board` with `heuristic` and the pruning `machine`.
 fn visit<V: Visit>(
     kind: EngineKind,
     heuristic: &Heuristic,
+    machine: &Machine,
     board: Board,
     visit: V,
 ) -> Result<V::Output, EngineError> {
     match kind {
-        EngineKind::Automaton => automaton::visit_split(heuristic, board, visit),
-        EngineKind::Ida => Ok(reference::visit_split(heuristic.tables(), visit)),
+        EngineKind::Automaton => automaton::visit_split(heuristic, machine, board, visit),
+        EngineKind::Ida => Ok(reference::visit_split(heuristic.tables(), machine, visit)),
         EngineKind::Bfs => Err(EngineError::Limit(
             "the bfs engine searches no bounds to cut: shard takes --engine automaton or ida"
                 .into(),
@@ -45,6 +47,7 @@ fn visit<V: Visit>(
 pub fn plan(
     kind: EngineKind,
     heuristic: &Heuristic,
+    machine: &Machine,
     start: &Position,
     happy: u32,
     sad: u32,
@@ -84,7 +87,7 @@ pub fn plan(
         sad,
         wanted,
     };
-    visit(kind, heuristic, start.board(), cut)
+    visit(kind, heuristic, machine, start.board(), cut)
 }
 
 /// Searches `subtree` with the engine `kind`, to the end (`all`) or to its first solution: the
@@ -92,6 +95,7 @@ pub fn plan(
 pub fn search(
     kind: EngineKind,
     heuristic: &Heuristic,
+    machine: &Machine,
     subtree: &Subtree,
     all: bool,
 ) -> Result<Found, EngineError> {
@@ -103,7 +107,7 @@ pub fn search(
         }
     }
     let one = One(subtree, all);
-    let mut found = visit(kind, heuristic, subtree.root.board(), one)?;
+    let mut found = visit(kind, heuristic, machine, subtree.root.board(), one)?;
     for moves in &mut found.solutions {
         let mut whole = subtree.path.clone();
         whole.append(moves);
@@ -113,22 +117,36 @@ pub fn search(
 }
 
 /// The subtree at the end of the moves `path` (pieces pushed) from `start`, with `happy` and
-/// `sad` moves left; `None` if a move is illegal, there is no move, or the root's estimate is
-/// not `happy - sad` (the invariant of every node of the search).
+/// `sad` moves left; `None` if a move is illegal, there is no move, the moves complete a word
+/// the pruning `machine` forbids, or the root's estimate is not `happy - sad` (the invariant of
+/// every node of the search).
 pub fn subtree(
     heuristic: &Heuristic,
+    machine: &Machine,
     start: &Position,
     path: &[u8],
     happy: u32,
     sad: u32,
 ) -> Option<Subtree> {
     let (&last, earlier) = path.split_last()?;
+    // The blank's directions along the path, for the machine.
+    let board = start.board();
+    let mut position = *start;
+    let mut state = Machine::START;
+    for &piece in path {
+        let d = Direction::ALL.into_iter().find(|&d| {
+            board
+                .neighbour(position.blank(), d)
+                .is_some_and(|cell| position.tiles()[cell] == piece)
+        })?;
+        state = machine.step(state, d)?;
+        position.move_blank(d)?;
+    }
     let before = start.replay(earlier).ok()?;
     let mut root = before;
     if !root.push(last) {
         return None;
     }
-    let board = start.board();
     let came = Direction::ALL
         .into_iter()
         .find(|&d| board.neighbour(before.blank(), d) == Some(root.blank()))?;
@@ -147,5 +165,6 @@ pub fn subtree(
         happy,
         sad,
         values,
+        machine: state,
     })
 }

@@ -271,6 +271,15 @@ impl TableFile {
         expected_key: &str,
         expected_len: u64,
     ) -> Result<TableFile, CacheError> {
+        TableFile::open_within(path, expected_key, expected_len..=expected_len)
+    }
+
+    /// [`TableFile::open`] for a payload whose length is known only to lie in `lengths`.
+    pub fn open_within(
+        path: &Path,
+        expected_key: &str,
+        lengths: std::ops::RangeInclusive<u64>,
+    ) -> Result<TableFile, CacheError> {
         let mut file = open(path)?;
         let parsed = read_header(path, &mut file)?;
         let p = || path.to_path_buf();
@@ -279,8 +288,9 @@ impl TableFile {
             let expected = expected_key.to_owned();
             return Err(CacheError::ForeignKey(p(), header.key, expected));
         }
-        if header.len != expected_len {
-            return Err(CacheError::WrongLength(p(), header.len, expected_len));
+        if !lengths.contains(&header.len) {
+            let expected = header.len.clamp(*lengths.start(), *lengths.end());
+            return Err(CacheError::WrongLength(p(), header.len, expected));
         }
         let total = parsed.offset.saturating_add(header.len);
         if parsed.file_len < total {

@@ -1,0 +1,271 @@
+//! Duplicate pruning (`--prune fsm`) loses no position and no optimal length:
+//! - completeness: on 3x3 (every position), 3x4 and 4x4 (as deep as a test affords), every
+//!   position at distance `d` from the goal (a plain breadth-first search) is the end of some
+//!   path of `d` moves that the machine lets through;
+//! - on the shared corpus and with pattern databases, both IDA* engines find the optimal
+//!   lengths with and without pruning, agree with each other on every completed bound's node
+//!   count with pruning, generate fewer nodes with it, and give one thread's answer on two;
+//! - Knuth's searches are untouched: Manhattan without `--prune` prunes nothing.
+#![forbid(unsafe_code)]
+
+use fifteen::engine::automaton::Automaton;
+use fifteen::engine::reference::ReferenceIda;
+use fifteen::heuristic::partition::Partition;
+use fifteen::heuristic::pdb;
+use fifteen::heuristic::Heuristic;
+use fifteen::prune::{Machine, DEPTH};
+use fifteen::{Board, Convention, Direction, Engine, Position, SearchOptions};
+use rustc_hash::FxHashSet;
+use std::sync::{Arc, OnceLock};
+
+fn machine() -> Arc<Machine> {
+    static MACHINE: OnceLock<Arc<Machine>> = OnceLock::new();
+    MACHINE
+        .get_or_init(|| Arc::new(Machine::build(DEPTH)))
+        .clone()
+}
+
+/// A position of at most 16 cells packed four bits a cell.
+fn pack(tiles: &[u8]) -> u64 {
+    tiles
+        .iter()
+        .enumerate()
+        .fold(0, |code, (cell, &t)| code | (u64::from(t) << (4 * cell)))
+}
+
+fn tile(code: u64, cell: usize) -> u64 {
+    (code >> (4 * cell)) & 15
+}
+
+/// The position after the blank on `blank` moves to `to`.
+fn moved(code: u64, blank: usize, to: usize) -> u64 {
+    let piece = tile(code, to);
+    code & !(15 << (4 * to)) | (piece << (4 * blank))
+}
+
+fn blank_of(code: u64, cells: usize) -> usize {
+    (0..cells).find(|&c| tile(code, c) == 0).unwrap_or(0)
+}
+
+/// Checks, distance by distance up to `depth` (or until the board is exhausted), that every
+/// position a breadth-first search from the goal meets at distance `d` ends some machine-legal
+/// path of `d` moves; returns the number of positions checked.
+fn complete(rows: usize, cols: usize, depth: usize) -> usize {
+    let board = Board::new(rows, cols).expect("a board");
+    let cells = board.cells();
+    let machine = machine();
+    let goal: Vec<u8> = (1..cells as u8).chain([0]).collect();
+    let goal = pack(&goal);
+    let mut seen: FxHashSet<u64> = [goal].into_iter().collect();
+    let mut frontier = vec![goal];
+    // Every (position, machine state) at the end of a machine-legal path of `d` moves.
+    let mut legal: FxHashSet<(u64, u32)> = [(goal, Machine::START)].into_iter().collect();
+    let mut checked = 1;
+    for d in 1..=depth {
+        let mut next_frontier = Vec::new();
+        for &code in &frontier {
+            let blank = blank_of(code, cells);
+            for dir in Direction::ALL {
+                if let Some(to) = board.neighbour(blank, dir) {
+                    let after = moved(code, blank, to);
+                    if seen.insert(after) {
+                        next_frontier.push(after);
+                    }
+                }
+            }
+        }
+        let mut next_legal = FxHashSet::default();
+        for &(code, state) in &legal {
+            let blank = blank_of(code, cells);
+            for dir in Direction::ALL {
+                if let (Some(to), Some(after)) =
+                    (board.neighbour(blank, dir), machine.step(state, dir))
+                {
+                    next_legal.insert((moved(code, blank, to), after));
+                }
+            }
+        }
+        let reached: FxHashSet<u64> = next_legal.iter().map(|&(code, _)| code).collect();
+        let missing = next_frontier
+            .iter()
+            .filter(|c| !reached.contains(c))
+            .count();
+        assert_eq!(
+            missing, 0,
+            "{rows}x{cols}: {missing} positions at distance {d} lost"
+        );
+        checked += next_frontier.len();
+        if next_frontier.is_empty() {
+            break;
+        }
+        frontier = next_frontier;
+        legal = next_legal;
+    }
+    checked
+}
+
+#[test]
+fn every_position_of_the_8_puzzle_keeps_its_distance() {
+    // The whole board: 181,440 positions, the farthest at 31 moves.
+    assert_eq!(complete(3, 3, 40), 181_440);
+}
+
+#[test]
+fn no_position_near_the_goal_of_3x4_or_4x4_is_lost() {
+    // Twice the machine's depth, so that forbidden words meet the walls and each other: 3.4
+    // million positions each.
+    assert!(complete(3, 4, 24) > 3_000_000);
+    assert!(complete(4, 4, 20) > 3_000_000);
+}
+
+#[test]
+fn the_machine_forbids_what_it_should() {
+    let machine = machine();
+    let walk = |letters: &str| {
+        machine.walk(
+            letters
+                .chars()
+                .map(|c| Direction::from_letter(c).expect("a direction")),
+        )
+    };
+    // Undoing a move is forbidden; so is the later of two ways three times round a 2x2 block.
+    assert!(walk("EW").is_none());
+    assert!(walk("NS").is_none());
+    let ways = [walk("ESWNES"), walk("SENWSE")];
+    assert_eq!(ways.iter().filter(|w| w.is_none()).count(), 1);
+    assert!(
+        walk("EENNWWSS").is_some(),
+        "round a 3x3 block is no duplicate"
+    );
+    assert!(machine.words() > 2_000 && machine.states() > machine.words());
+}
+
+struct Case {
+    position: Position,
+    length: usize,
+}
+
+fn corpus(board: &str) -> Vec<Case> {
+    include_str!("data/corpus.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("board\t"))
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|f| f[0] == board && f[5].parse::<u64>().is_ok_and(|n| n <= 3_000_000))
+        .map(|f| Case {
+            position: Position::parse(f[1], f[0].parse().ok(), Convention::Knuth)
+                .expect("a position"),
+            length: f[3].parse().expect("a length"),
+        })
+        .collect()
+}
+
+/// Both engines with `heuristic`, pruned and not, on `cases`: optimal lengths, solutions
+/// replayed, completed bounds equal between the pruned engines and never larger than without
+/// pruning; two threads give one thread's answer. Returns the completed nodes (unpruned,
+/// pruned) summed.
+fn check(cases: &[Case], heuristic: &Heuristic) -> (u64, u64) {
+    let options = |prune: bool, threads| SearchOptions {
+        heuristic: heuristic.clone(),
+        prune: if prune { machine() } else { Arc::default() },
+        threads,
+        split_after: 0.0,
+        ..SearchOptions::default()
+    };
+    let completed = |outcome: &fifteen::SearchOutcome| -> u64 {
+        outcome
+            .stats
+            .completed_nodes()
+            .iter()
+            .filter_map(|b| b.1)
+            .sum()
+    };
+    let (mut plain, mut pruned) = (0, 0);
+    for case in cases {
+        let start = &case.position;
+        let solve = |engine: &dyn Engine, prune, threads| {
+            let outcome = engine
+                .solve(start, &options(prune, threads), &mut |_| {})
+                .expect("solves");
+            assert_eq!(outcome.length(), Some(case.length), "{start:?}");
+            assert!(outcome.solutions[0].solves(start));
+            outcome
+        };
+        let automaton = solve(&Automaton, true, 1);
+        let reference = solve(&ReferenceIda, true, 1);
+        assert_eq!(
+            automaton.stats.completed_nodes(),
+            reference.stats.completed_nodes(),
+            "{start:?}"
+        );
+        let unpruned = solve(&Automaton, false, 1);
+        for (a, b) in unpruned
+            .stats
+            .completed_nodes()
+            .iter()
+            .zip(automaton.stats.completed_nodes())
+        {
+            assert!(b.1 <= a.1, "{start:?}: pruning generated more nodes");
+        }
+        plain += completed(&unpruned);
+        pruned += completed(&automaton);
+        let two = solve(&Automaton, true, 2);
+        assert_eq!(two.solutions, automaton.solutions, "{start:?}");
+        let nodes =
+            |o: &fifteen::SearchOutcome| o.stats.bounds.iter().map(|b| b.nodes).collect::<Vec<_>>();
+        assert_eq!(nodes(&two), nodes(&automaton), "{start:?}");
+        let two = solve(&ReferenceIda, true, 2);
+        assert_eq!(two.solutions, reference.solutions, "{start:?}");
+    }
+    (plain, pruned)
+}
+
+#[test]
+fn pruning_keeps_the_optimal_lengths_with_manhattan() {
+    for board in ["3x3", "3x4", "4x4"] {
+        let cases = corpus(board);
+        assert!(cases.len() >= 10, "{board}");
+        let (plain, pruned) = check(&cases, &Heuristic::Manhattan);
+        assert!(
+            pruned < plain,
+            "{board}: {pruned} nodes pruned, {plain} not"
+        );
+    }
+}
+
+#[test]
+fn pruning_keeps_the_optimal_lengths_with_pattern_databases() {
+    for (rows, cols, name) in [(3, 3, "8"), (3, 4, "6-5"), (4, 4, "5-5-5")] {
+        let board = Board::new(rows, cols).expect("a board");
+        let partition = Partition::preset(board, name).expect("a preset");
+        let heuristic = Heuristic::Tables(Arc::new(pdb::build(&partition).expect("builds")));
+        let cases: Vec<Case> = corpus(&board.to_string()).into_iter().take(12).collect();
+        let (plain, pruned) = check(&cases, &heuristic);
+        // The exact 3x3 table leaves no bound to complete.
+        assert!(
+            pruned < plain || name == "8",
+            "{board}: {pruned} nodes pruned, {plain} not"
+        );
+    }
+}
+
+#[test]
+fn knuths_searches_prune_nothing_unless_asked() {
+    // The default options are Knuth's: his node count for his first example.
+    let start = Position::parse("bc9e80df3412a756", None, Convention::Knuth).expect("a position");
+    assert!(SearchOptions::default().prune.is_none());
+    let outcome = Automaton
+        .solve(&start, &SearchOptions::default(), &mut |_| {})
+        .expect("solves");
+    let pruned = Automaton
+        .solve(
+            &start,
+            &SearchOptions {
+                prune: machine(),
+                ..SearchOptions::default()
+            },
+            &mut |_| {},
+        )
+        .expect("solves");
+    assert_eq!(outcome.length(), pruned.length());
+    assert!(pruned.stats.nodes < outcome.stats.nodes);
+}
