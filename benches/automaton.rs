@@ -1,13 +1,15 @@
 //! Criterion benchmarks of the automaton engine (Knuth's KORF1, generated) against the
 //! reference IDA* (KORF0) on fixed positions, nodes uncounted (the plain solve) and counted;
 //! and both with the same pattern databases (5-5-5, built in memory first), where the
-//! automaton updates the bound by lookups and the reference computes it from scratch.
+//! automaton updates the bound by lookups and the reference computes it from scratch; and the
+//! automaton with those tables without and with duplicate pruning (`prune`).
 #![forbid(unsafe_code)]
 use criterion::{criterion_group, criterion_main, Criterion};
 use fifteen::engine::automaton::Automaton;
 use fifteen::engine::reference::ReferenceIda;
 use fifteen::heuristic::partition::Partition;
 use fifteen::heuristic::{pdb, Heuristic};
+use fifteen::prune::Machine;
 use fifteen::{Board, Convention, Engine, Position, SearchOptions};
 use std::sync::Arc;
 
@@ -80,5 +82,37 @@ fn tables(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engines, tables);
+/// The automaton with the 4x4 5-5-5 tables, without and with duplicate pruning (`--prune`).
+fn pruning(c: &mut Criterion) {
+    let Ok(partition) = Partition::preset(Board::fifteen(), "5-5-5") else {
+        return;
+    };
+    let Ok(db) = pdb::build(&partition) else {
+        return;
+    };
+    let heuristic = Heuristic::Tables(Arc::new(db));
+    let machine = Arc::new(Machine::build(fifteen::prune::DEPTH));
+    let mut group = c.benchmark_group("prune");
+    group.sample_size(10);
+    for text in ["124c08b35a76d9ef", "61347528ad9be0fc"] {
+        let start = Position::parse(text, None, Convention::Knuth).expect("valid position");
+        for (name, prune) in [("none", Arc::default()), ("fsm", machine.clone())] {
+            let options = SearchOptions {
+                heuristic: heuristic.clone(),
+                prune,
+                ..SearchOptions::default()
+            };
+            group.bench_function(format!("automaton/5-5-5/{name}/{text}"), |b| {
+                b.iter(|| {
+                    Automaton
+                        .solve(&start, &options, &mut |_| {})
+                        .map(|o| o.length())
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engines, tables, pruning);
 criterion_main!(benches);

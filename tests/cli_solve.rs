@@ -273,3 +273,55 @@ fn one_position_is_one_position() {
         .success()
         .stdout(predicate::str::contains("\n1 position solved, "));
 }
+
+#[test]
+fn duplicate_pruning_is_asked_for_and_refused_where_it_means_nothing() {
+    // Korf's instance 9 with Knuth's bound: the same bounds and length, fewer nodes.
+    let nodes = |stdout: &str| -> u64 {
+        stdout
+            .lines()
+            .find_map(|l| l.split_once(" nodes generated"))
+            .and_then(|(n, _)| n.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    let solve = |prune: &str| {
+        let args = [
+            "solve",
+            "--heuristic",
+            "manhattan",
+            "--stats",
+            "--prune",
+            prune,
+        ];
+        let (status, stdout, stderr) = run(&[&args[..], &["01f69a43e8cb572d"]].concat());
+        assert_eq!(status, 0, "{stderr}");
+        stdout
+    };
+    let (knuth, pruned) = (solve("none"), solve("fsm"));
+    let bounds = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.split(" (").next().unwrap_or_default().to_string())
+            .take_while(|l| !l.starts_with("Solution"))
+            .collect()
+    };
+    assert_eq!(bounds(&knuth), bounds(&pruned));
+    assert!(knuth.contains("Solution in 39+7 moves"), "{knuth}");
+    assert!(pruned.contains("Solution in 39+7 moves"), "{pruned}");
+    assert!(
+        0 < nodes(&pruned) && nodes(&pruned) < nodes(&knuth),
+        "{knuth}{pruned}"
+    );
+    // --all lists every optimal path; bfs meets each position once.
+    let (status, _, stderr) = run(&["solve", "--all", "--prune", "fsm", "867254301"]);
+    assert_eq!(status, 2);
+    assert!(
+        stderr.contains("--all lists every optimal path, so it prunes none"),
+        "{stderr}"
+    );
+    let (status, _, stderr) = run(&["solve", "--engine", "bfs", "--prune", "fsm", "867254301"]);
+    assert_eq!(status, 2);
+    assert!(
+        stderr.contains("--prune is for the IDA* engines"),
+        "{stderr}"
+    );
+}
