@@ -81,48 +81,126 @@ fn run_item(dir: &Path, plan: &Path, i: usize) -> PathBuf {
     out
 }
 
+/// How the bounds are cut and run.
+#[derive(Clone, Copy)]
+struct Way {
+    /// Subtrees wanted by the uniform cut.
+    wanted: usize,
+    /// Each plan cuts deeper below some items of the bound before (`plan --split`).
+    split: bool,
+    /// Items run by one `shard run` (`--item I,J,... --out-dir`), in list order; 0: one each,
+    /// with `--out`.
+    batch: usize,
+}
+
+const ONE_BY_ONE: Way = Way {
+    wanted: 200,
+    split: false,
+    batch: 0,
+};
+
+/// `plan --split`'s list for the bound after the plan `json`: two moves deeper below every
+/// third item, one below the next ones, and a path that is no node.
+fn splits(json: &Value) -> Value {
+    let mut list = vec![serde_json::json!({"moves": [99, 98], "depth": 9})];
+    for (i, item) in json["items"].as_array().expect("items").iter().enumerate() {
+        let moves = item["moves"].as_array().expect("moves");
+        if i % 3 != 2 {
+            let depth = moves.len() + 2 - i % 3;
+            list.push(serde_json::json!({"moves": moves, "depth": depth}));
+        }
+    }
+    Value::Array(list)
+}
+
+/// Runs the subtrees `batch` of `plan` in one `shard run --out-dir`; their results' paths.
+fn run_batch(dir: &Path, plan: &Path, batch: &[usize]) -> Vec<PathBuf> {
+    let list: Vec<String> = batch.iter().map(usize::to_string).collect();
+    let (plan, out) = (plan.to_str().expect("path"), dir.to_str().expect("path"));
+    ok(&[
+        "shard",
+        "run",
+        plan,
+        "--item",
+        &list.join(","),
+        "--out-dir",
+        out,
+    ]);
+    batch
+        .iter()
+        .map(|i| dir.join(format!("{i}.json")))
+        .filter(|path| path.exists())
+        .collect()
+}
+
 /// The search as plan, run and merge, bound after bound: subtrees run in list order up to the
 /// first that finds a solution (in the last bound every one, handed to merge last first).
-/// Returns the answer and the largest number of items of a bound.
-fn shard(position: &str, flags: &[&str], wanted: usize) -> (Answer, usize) {
+/// Returns the answer and the largest number of items of a bound, and of their depths.
+fn shard(position: &str, flags: &[&str], way: Way) -> (Answer, usize, usize) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let plan = dir.path().join("plan.json");
     let plan_text = plan.to_str().expect("path").to_string();
+    let split = dir.path().join("split.json");
     let mut answer = Answer {
         lines: Vec::new(),
         nodes: Vec::new(),
     };
-    let (mut bound, mut most) = (None::<String>, 0);
-    let wanted = wanted.to_string();
-    loop {
+    let (mut bound, mut most, mut depths) = (None::<String>, 0, 0);
+    let wanted = way.wanted.to_string();
+    for number in 0.. {
         let mut args = vec!["shard", "plan", position, "--items", &wanted];
         args.extend(flags);
         if let Some(bound) = &bound {
             args.extend(["--bound", bound]);
         }
+        if way.split && number > 0 {
+            args.extend(["--split", split.to_str().expect("path")]);
+        }
         args.extend(["--out", &plan_text]);
         ok(&args);
         let json = read_json(&plan);
+        if way.split {
+            std::fs::write(&split, splits(&json).to_string()).expect("written");
+        }
         let kinds = items(&json);
         let all = json["all"] == true;
         most = most.max(kinds.len());
+        let mut lengths: Vec<usize> = json["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .map(|i| i["moves"].as_array().expect("moves").len())
+            .collect();
+        lengths.dedup();
+        lengths.sort_unstable();
+        lengths.dedup();
+        depths = depths.max(lengths.len());
+        let subtrees: Vec<usize> = (0..kinds.len()).filter(|&i| !kinds[i]).collect();
         let mut results = Vec::new();
-        for (i, &solution) in kinds.iter().enumerate() {
-            if solution {
-                continue;
+        let bound_dir = dir.path().join(number.to_string());
+        std::fs::create_dir(&bound_dir).expect("a directory");
+        for (at, batch) in subtrees.chunks(way.batch.max(1)).enumerate() {
+            let ran = if way.batch == 0 {
+                vec![run_item(&bound_dir, &plan, batch[0])]
+            } else {
+                run_batch(&bound_dir, &plan, batch)
+            };
+            let found = ran.iter().position(|result| {
+                !read_json(result)["solutions"]
+                    .as_array()
+                    .expect("solutions")
+                    .is_empty()
+            });
+            if let Some(k) = found.filter(|_| !all) {
+                // A batch searches nothing after the solution it finds.
+                assert_eq!(ran.len(), k + 1, "{position}: {batch:?}");
             }
-            let result = run_item(dir.path(), &plan, i);
-            let found = !read_json(&result)["solutions"]
-                .as_array()
-                .expect("solutions")
-                .is_empty();
-            results.push(result);
-            if !all && (found || kinds[..i].iter().any(|&s| s)) {
+            results.extend(ran);
+            let last = *batch.last().expect("a batch");
+            if !all && (found.is_some() || kinds[..last].iter().any(|&s| s)) {
                 // One thread stops here; the rest are run only to be left out by merge.
-                for (j, &solution) in kinds.iter().enumerate().skip(i + 1) {
-                    if !solution {
-                        results.push(run_item(dir.path(), &plan, j));
-                    }
+                for chunk in subtrees.chunks(way.batch.max(1)).skip(at + 1) {
+                    results.extend(chunk.iter().map(|&j| run_item(&bound_dir, &plan, j)));
                 }
                 break;
             }
@@ -147,15 +225,16 @@ fn shard(position: &str, flags: &[&str], wanted: usize) -> (Answer, usize) {
             .push(nodes.unwrap_or_else(|| panic!("no node count: {merged}")));
         match merged.lines().find(next) {
             Some(line) => bound = Some(line["next bound: ".len()..].to_string()),
-            None => return (answer, most),
+            None => return (answer, most, depths),
         }
     }
+    unreachable!("the bounds never end")
 }
 
 /// Solve and shard agree on `position`; the cut gave at least `least` items in some bound.
 fn agree(position: &str, flags: &[&str], least: usize) {
     let one = solve(position, flags);
-    let (sharded, most) = shard(position, flags, 200);
+    let (sharded, most, _) = shard(position, flags, ONE_BY_ONE);
     assert_eq!(sharded, one, "{position} {flags:?}");
     assert!(one.lines.iter().any(|l| l.starts_with("Solution in")));
     assert!(most >= least, "{position} {flags:?}: at most {most} items");
@@ -203,6 +282,70 @@ fn shards_give_the_answer_of_one_thread_on_5x5() {
         "6,2,3,0,10,1,18,12,5,4,16,7,13,9,15,8,11,19,14,20,21,17,22,23,24",
         &["--heuristic", "manhattan"],
         200,
+    );
+}
+
+#[test]
+fn cuts_deeper_in_places_and_batches_of_items_give_the_answer_of_one_thread() {
+    let cases: [(&str, &[&str]); 3] = [
+        ("96d4103f72c5eab8", &["--heuristic", "5-5-5"]),
+        (
+            "26071e5349afcdb8",
+            &["--heuristic", "manhattan", "--engine", "ida"],
+        ),
+        ("61347528ad9be0fc", &["--heuristic", "manhattan", "--all"]),
+    ];
+    for (position, flags) in cases {
+        let one = solve(position, flags);
+        for batch in [1, 7] {
+            let way = Way {
+                wanted: 20,
+                split: true,
+                batch,
+            };
+            let (sharded, most, depths) = shard(position, flags, way);
+            assert_eq!(sharded, one, "{position} {flags:?} batches of {batch}");
+            // The splits made items deeper in places, and many more of them.
+            assert!(depths >= 3, "{position}: items at {depths} depths");
+            assert!(most >= 50, "{position}: at most {most} items");
+        }
+    }
+}
+
+#[test]
+fn a_batch_of_items_needs_out_dir_and_items_of_the_plan() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let plan = hiroi_plan(dir.path(), "manhattan", &["--bound", "25+4"]);
+    let plan_text = plan.to_str().expect("path");
+    let out = dir.path().join("r.json");
+    let out = out.to_str().expect("path");
+    for (args, says) in [
+        (
+            vec!["--item", "0,1", "--out", out],
+            "give --out-dir DIR for several",
+        ),
+        (vec!["--item", "0,1000", "--out-dir", "."], "not 1000"),
+        (vec!["--item", "0"], "--out"),
+    ] {
+        let (status, _, stderr) = run(&[&["shard", "run", plan_text][..], &args].concat());
+        assert_eq!(status, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    let split = dir.path().join("split.json");
+    std::fs::write(&split, r#"[{"moves": [1], "levels": 2}]"#).expect("written");
+    let (status, _, stderr) = run(&[
+        "shard",
+        "plan",
+        "867254301",
+        "--split",
+        split.to_str().expect("p"),
+        "--out",
+        out,
+    ]);
+    assert_eq!((status, stderr.lines().count()), (2, 1), "{stderr}");
+    assert!(
+        stderr.contains("is not a list of splits of fifteen shard"),
+        "{stderr}"
     );
 }
 

@@ -1,11 +1,12 @@
 """`python3 -m fifteen_dask solve POSITION`: fifteen's search on a Dask cluster, bound after
 bound, with the answer of one thread.
 
-Each bound is cut by `fifteen shard plan` on this machine; its subtrees go to the workers as
-tasks (`fifteen shard run`, see task.py), the largest first by the previous bound's sizes;
-once the results settle the bound (every item before the first solution done, or all of them),
-the tasks still pending are cancelled and `fifteen shard merge` gives the bound's line, printed
-as `fifteen solve --threads 1` prints it. With `--journal DIR` every plan and result is kept in
+Each bound is cut by `fifteen shard plan` on this machine, deeper below the subtrees that the
+bound before found large; its subtrees go to the workers as tasks in list order, each a batch
+of consecutive subtrees of about equal size by the bound before (`fifteen shard run --item
+I,J,...`, see task.py). Once the results settle the bound (every item before the first solution
+done, or all of them), the tasks still pending are cancelled and `fifteen shard merge` gives
+the bound's line, printed as `fifteen solve --threads 1` prints it. With `--journal DIR` every plan and result is kept in
 DIR, so a driver started again on it takes the finished items from there instead of running
 them again.
 """
@@ -13,6 +14,7 @@ them again.
 import argparse
 import json
 import logging
+import math
 import os
 import subprocess
 import sys
@@ -41,7 +43,14 @@ def parse(argv):
     solve.add_argument("--heuristic", help="manhattan, a partition such as 5-5-5, or default")
     solve.add_argument("--tables", help="table directory, the same path on every worker")
     solve.add_argument(
-        "--items", type=int, help="subtrees per bound (default: 16 a worker thread)"
+        "--items", type=int, help="subtrees of the cut (default: 16 a worker thread)"
+    )
+    solve.add_argument(
+        "--task-nodes",
+        type=int,
+        default=LEAST,
+        metavar="N",
+        help=f"the least nodes a task takes by the bound before (default {LEAST:,})",
     )
     where = solve.add_mutually_exclusive_group(required=True)
     where.add_argument("--scheduler", help="a running scheduler, tcp://HOST:8786")
@@ -72,24 +81,92 @@ def write(path, text):
     os.replace(temporary, path)
 
 
-def sizes_by_prefix(plan, results):
-    """The nodes of each item of a finished bound, summed under every prefix of its moves."""
-    sizes = {}
-    for i, item in enumerate(plan["items"]):
-        nodes = results.get(i, {}).get("nodes", 0)
-        moves = tuple(item["moves"])
-        for length in range(len(moves) + 1):
-            sizes[moves[:length]] = sizes.get(moves[:length], 0) + nodes
-    return sizes
+# A bound's work goes to the workers as about TASKS tasks a worker thread (fewer when the bound
+# is small), so the last task of a bound keeps at most about 1/TASKS of a thread's share
+# waiting. Each task is a process that reads the table blocks it looks at (about 50 ms for a
+# task of a few million nodes on 6-6-6-6), so a task under LEAST nodes (about a second of a
+# thread; --task-nodes) costs more than it balances, unless the bound is too small to give
+# every thread one.
+TASKS = 8
+LEAST = 20_000_000
 
 
-def predicted(sizes, moves):
-    """An item's size as the previous bound suggests: its own, or its longest prefix's."""
-    moves = tuple(moves)
-    for length in range(len(moves), -1, -1):
-        if moves[:length] in sizes:
-            return sizes[moves[:length]]
-    return 0
+class Past:
+    """What the bound before tells of the next: the nodes under each path (its items and
+    their prefixes), its items, and how much a bound grows."""
+
+    def __init__(self, least):
+        self.sizes, self.items, self.totals, self.least = {}, [], [], least
+
+    def learn(self, plan, results):
+        self.sizes, self.items = {}, []
+        for i, item in enumerate(plan["items"]):
+            if (item["happy"], item["sad"]) == (0, 0):
+                continue
+            moves = tuple(item["moves"])
+            self.items.append(moves)
+            nodes = results.get(i, {}).get("nodes", 0)
+            for length in range(len(moves) + 1):
+                self.sizes[moves[:length]] = self.sizes.get(moves[:length], 0) + nodes
+        self.totals.append(self.sizes.get((), 0))
+
+    def growth(self):
+        last = self.totals[-2:]
+        return last[1] / last[0] if len(last) == 2 and last[0] and last[1] else 6.0
+
+    def target(self, threads):
+        """The nodes a task of the next bound should take (None: nothing known)."""
+        if not self.totals or not self.totals[-1]:
+            return None
+        total = self.totals[-1] * self.growth()
+        return max(min(self.least, total / threads), total / (threads * TASKS))
+
+    def splits(self, threads):
+        """`fifteen shard plan --split`'s list: as deep as before below every item of the
+        bound before, and deeper below those that would outgrow a task (a move halves an
+        item or better, mostly), so the cut only gets finer from bound to bound."""
+        target = self.target(threads)
+        if target is None:
+            return []
+        wanted = []
+        for moves in self.items:
+            ratio = self.sizes[moves] * self.growth() / target
+            deeper = math.ceil(math.log2(ratio)) if ratio > 1 else 0
+            wanted.append({"moves": list(moves), "depth": len(moves) + deeper})
+        return wanted
+
+    def predicted(self, plan):
+        """Each item's nodes as the bound before suggests: the nodes under its path there,
+        or its share of the item it is part of (nothing for a part of the tree new in this
+        bound)."""
+        items, known = set(self.items), []
+        for item in plan["items"]:
+            moves = tuple(item["moves"])
+            parts = [moves[:n] for n in range(len(moves), 0, -1) if moves[:n] in items]
+            known.append(moves if moves in self.sizes else (parts or [None])[0])
+        shares = {}
+        for prefix in known:
+            shares[prefix] = shares.get(prefix, 0) + 1
+        growth = self.growth()
+        return [self.sizes.get(prefix, 0) * growth / shares[prefix] for prefix in known]
+
+
+def batches(plan, pending, past, threads):
+    """The pending items as tasks of consecutive items in list order, each of about the
+    target size by the bound before (with nothing known, TASKS a thread of equal counts)."""
+    target = past.target(threads)
+    if target is None:
+        count = max(1, math.ceil(len(pending) / (threads * TASKS)))
+        return [pending[i : i + count] for i in range(0, len(pending), count)]
+    sizes = past.predicted(plan)
+    tasks, task, nodes = [], [], 0
+    for i in pending:
+        if task and nodes + sizes[i] > target:
+            tasks.append(task)
+            task, nodes = [], 0
+        task.append(i)
+        nodes += sizes[i]
+    return tasks + [task] if task else tasks
 
 
 def settled(plan, results):
@@ -104,8 +181,14 @@ def settled(plan, results):
     return True
 
 
-def bound(args, client, journal, number, flags, sizes):
+def bound(args, client, journal, number, flags, past):
     """Plans, runs and merges one bound; returns (merge's lines, the plan, its results)."""
+    threads = sum(client.nthreads().values()) or 1
+    splits = past.splits(threads)
+    if splits:
+        split_path = os.path.join(journal, f"split-{number}.json")
+        write(split_path, json.dumps(splits))
+        flags = flags + ["--split", split_path]
     plan_path = os.path.join(journal, f"plan-{number}.json")
     status, said = fifteen(args, "shard", "plan", *args.position, *flags, "--out", plan_path)
     if status == 1:
@@ -128,44 +211,47 @@ def bound(args, client, journal, number, flags, sizes):
         for i, item in enumerate(plan["items"])
         if i not in results and (item["happy"], item["sad"]) != (0, 0)
     ]
+    tasks = batches(plan, pending, past, threads) if not settled(plan, results) else []
     ran = 0
-    if pending and not settled(plan, results):
+    if tasks:
         from distributed import as_completed
 
         shared = client.scatter(plan_text, broadcast=True, hash=False)
-        futures = {}
-        for i in pending:
-            size = predicted(sizes, plan["items"][i]["moves"])
-            future = client.submit(
-                task.run_item,
+        futures = [
+            # In list order: any bound may be the last, where every item before the first
+            # solution is needed and none after it.
+            client.submit(
+                task.run_items,
                 args.fifteen,
                 shared,
                 plan["id"],
-                i,
+                items,
                 args.tables,
-                key=f"fifteen-{plan['id']}-{i}",
-                priority=size,
+                key=f"fifteen-{plan['id']}-{items[0]}-{len(items)}",
+                priority=-items[0],
                 retries=2,
                 pure=False,
             )
-            futures[future.key] = (i, future)
-        finished = as_completed([future for _, future in futures.values()])
-        for future in finished:
-            i = futures[future.key][0]
+            for items in tasks
+        ]
+        for future in as_completed(futures):
             try:
-                text = future.result()
+                texts = future.result()
             except Exception as error:  # the task's error, raised again here
-                client.cancel([f for _, f in futures.values()])
+                client.cancel(futures)
                 raise Failure(str(error).splitlines()[0] if str(error) else repr(error))
-            write(os.path.join(folder, f"{i}.json"), text)
-            results[i] = json.loads(text)
-            ran += 1
+            for i, text in texts.items():
+                write(os.path.join(folder, f"{i}.json"), text)
+                results[i] = json.loads(text)
+                ran += 1
             if settled(plan, results):
-                client.cancel([f for _, f in futures.values() if not f.done()])
+                client.cancel([f for f in futures if not f.done()])
                 break
+    nodes = sorted(result["nodes"] for result in results.values())
+    spread = nodes and f", nodes an item {nodes[0]}, {nodes[len(nodes) // 2]}, {nodes[-1]}"
     print(
         f"bound {plan['bound']}: {len(plan['items'])} items, {journaled} from the journal, "
-        f"{ran} run",
+        f"{ran} run in {len(tasks)} tasks{spread or ''}",
         file=sys.stderr,
     )
     files = [os.path.join(folder, f"{i}.json") for i in sorted(results)]
@@ -180,16 +266,14 @@ def solve(args, client, journal):
         if value is not None:
             flags += [f"--{name}", str(value)]
     if args.items is None:
-        # Items per bound: 16 a worker thread. Each item is a process that reads the blocks
-        # of the tables its subtree looks at, so the plan's default (enough for a few hundred
-        # workers) costs a small cluster more than it balances: Korf & Felner's #32 on two
-        # local workers took 98 s with 1184 items a bound and 27 s with 37.
+        # The cut's subtrees: 16 a worker thread where nothing is known yet; then deeper
+        # where the bound before found large subtrees (Past.splits).
         threads = sum(client.nthreads().values()) or 1
         flags += ["--items", str(max(16, 16 * threads))]
-    sizes, next_bound, number = {}, [], 0
+    past, next_bound, number = Past(args.task_nodes), [], 0
     while True:
         clock = time.monotonic()
-        lines, plan, results = bound(args, client, journal, number, flags + next_bound, sizes)
+        lines, plan, results = bound(args, client, journal, number, flags + next_bound, past)
         seconds = time.monotonic() - clock
         if not lines:
             raise Failure("fifteen shard merge printed nothing")
@@ -198,7 +282,7 @@ def solve(args, client, journal):
         if not nexts:
             return 0
         next_bound = ["--bound", nexts[0]]
-        sizes = sizes_by_prefix(plan, results)
+        past.learn(plan, results)
         number += 1
 
 
@@ -206,6 +290,9 @@ def main(argv=None):
     args = parse(sys.argv[1:] if argv is None else argv)
     if args.local is not None and args.local < 1:
         print("--local needs at least 1 worker", file=sys.stderr)
+        return 2
+    if args.task_nodes < 1:
+        print("--task-nodes needs at least 1 node", file=sys.stderr)
         return 2
     try:
         if args.journal:

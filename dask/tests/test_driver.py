@@ -63,7 +63,7 @@ def wrapper(tmp_path):
 def driver(position, fifteen, *flags, delay=0):
     """The driver on `position` with two local workers, started in a session of its own."""
     command = [sys.executable, "-m", "fifteen_dask", "solve", position]
-    command += ["--heuristic", "manhattan", "--items", "60", "--local", "2"]
+    command += ["--heuristic", "manhattan", "--items", "60", "--task-nodes", "1", "--local", "2"]
     command += ["--fifteen", str(fifteen), *flags]
     environment = dict(os.environ, DELAY=str(delay))
     return subprocess.Popen(
@@ -83,14 +83,19 @@ def finish(process, timeout=240):
     return stdout, stderr
 
 
-def runs(log):
-    """The (plan, item) of each `shard run` logged."""
+def tasks(log):
+    """The (plan, items) of each `shard run` logged."""
     found = []
     for line in log.read_text().splitlines() if log.exists() else []:
-        match = re.match(r"shard run \S*/(\S+)\.plan\.json --item (\d+) ", line)
+        match = re.match(r"shard run \S*/(\S+)\.plan\.json --item ([\d,]+) ", line)
         if match:
-            found.append((match[1], int(match[2])))
+            found.append((match[1], [int(i) for i in match[2].split(",")]))
     return found
+
+
+def runs(log):
+    """The (plan, item) of each item handed to a `shard run`."""
+    return [(plan, i) for plan, items in tasks(log) for i in items]
 
 
 def wait_for(condition, what, timeout=120):
@@ -105,14 +110,15 @@ def test_two_local_workers_give_the_lines_of_one_thread(wrapper):
     stdout, stderr = finish(driver(SMALL, fifteen))
     assert untimed(stdout) == solve(SMALL)
     assert untimed(stdout)[-1].startswith("Solution in 34+6 moves: ")
-    # The bounds were really cut and run on the workers.
+    # The bounds were really cut and run on the workers, in batches of items.
     assert len(runs(log)) >= 100, stderr
-    assert re.search(r"bound 33\+5: \d+ items, 0 from the journal, \d+ run", stderr)
+    assert len(tasks(log)) >= 30 and max(len(t[1]) for t in tasks(log)) > 1, stderr
+    assert re.search(r"bound 33\+5: \d+ items, 0 from the journal, \d+ run in \d+ tasks", stderr)
 
 
 def test_a_worker_killed_mid_bound_changes_nothing(wrapper):
     fifteen, log = wrapper
-    process = driver(LARGER, fifteen, delay=0.02)
+    process = driver(LARGER, fifteen, delay=0.1)
     me = psutil.Process(process.pid)
 
     def running_worker():
@@ -128,9 +134,11 @@ def test_a_worker_killed_mid_bound_changes_nothing(wrapper):
         return None
 
     wait_for(lambda: len(runs(log)) >= 20, "the first tasks")
-    wait_for(running_worker, "a task in progress")
-    worker = running_worker()
-    assert worker is not None and worker.pid != process.pid
+    # The worker seen running a task (a second look might find it between two).
+    seen = []
+    wait_for(lambda: seen.append(running_worker()) or seen[-1], "a task in progress")
+    worker = seen[-1]
+    assert worker.pid != process.pid
     worker.send_signal(signal.SIGKILL)
     stdout, _ = finish(process)
     assert untimed(stdout) == solve(LARGER)

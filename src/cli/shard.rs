@@ -70,6 +70,12 @@ pub struct PlanArgs {
           value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub items: u32,
 
+    /// Cut deeper in places: a JSON list of {"moves": [PIECE, ...], "depth": D}, each asking
+    /// for items at least D moves from the start below the node those pieces pushed reach
+    /// (paths that are no node of the bound change nothing).
+    #[arg(long, value_name = "SPLIT.json")]
+    pub split: Option<PathBuf>,
+
     /// Every optimal solution: workers search their items to the end, and merge lists every
     /// solution of the bound in one thread's order.
     #[arg(long)]
@@ -86,18 +92,23 @@ pub struct RunArgs {
     #[arg(value_name = "PLAN")]
     pub plan: PathBuf,
 
-    /// The item to search, counted from 0.
-    #[arg(long, value_name = "I")]
-    pub item: usize,
+    /// The items to search, counted from 0, in this order (`--item 3,4,9` or `--item 3 --item 4`);
+    /// without the plan's `--all`, an item after one that holds a solution is not searched.
+    #[arg(long, value_name = "I", required = true, num_args = 1.., value_delimiter = ',')]
+    pub item: Vec<usize>,
 
     /// Directory of the pattern-database tables (default: $FIFTEEN_TABLES, else the user's
     /// cache directory); their checksums must be the plan's.
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
 
-    /// Where to write the result (JSON).
-    #[arg(long, value_name = "RESULT.json")]
-    pub out: PathBuf,
+    /// Where to write the result (JSON) of the one item.
+    #[arg(long, value_name = "RESULT.json", required_unless_present = "out_dir")]
+    pub out: Option<PathBuf>,
+
+    /// Where to write each item's result, as I.json, as soon as it is found.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    pub out_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -155,6 +166,15 @@ impl PlanItem {
     fn is_solution(&self) -> bool {
         self.happy == 0 && self.sad == 0
     }
+}
+
+/// A place where `plan --split` cuts deeper: items at least `depth` moves from the start
+/// below the node that the pieces `moves` pushed reach.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Split {
+    moves: Vec<u8>,
+    depth: u32,
 }
 
 /// What a worker found below one item.
@@ -230,6 +250,13 @@ fn plan(args: &PlanArgs) -> Result<(), Failure> {
             "shard cuts the bounds of the IDA* engines: --engine automaton or ida, not bfs",
         ));
     }
+    let mut splits = shard::Splits::default();
+    if let Some(path) = &args.split {
+        let wanted: Vec<Split> = load(path, "list of splits")?;
+        for split in wanted {
+            splits.add(&split.moves, split.depth);
+        }
+    }
     let text = args.position.join(" ");
     let start = Position::parse(&text, args.board.size, args.board.convention)
         .map_err(Failure::bad_input)?;
@@ -259,14 +286,15 @@ fn plan(args: &PlanArgs) -> Result<(), Failure> {
     } else {
         Prune::Fsm
     };
+    let bound = (happy, sad);
     let (above, items) = shard::plan(
         args.engine,
         &heuristic,
         &machine,
         &start,
-        happy,
-        sad,
+        bound,
         args.items as usize,
+        &splits,
     )
     .map_err(Failure::bad_input)?;
     if let Some(damage) = heuristic.damage() {
@@ -396,17 +424,22 @@ fn run_item(args: &RunArgs) -> Result<(), Failure> {
             plan.engine
         ))
     })?;
-    let item = plan.items.get(args.item).ok_or_else(|| {
-        bad(match plan.items.len() {
-            0 => format!("{} has no items (merge needs no result)", path.display()),
-            n => format!(
-                "{} has items 0 to {}, not {}",
-                path.display(),
-                n - 1,
-                args.item
-            ),
-        })
-    })?;
+    for &i in &args.item {
+        if i >= plan.items.len() {
+            return Err(bad(match plan.items.len() {
+                0 => format!("{} has no items (merge needs no result)", path.display()),
+                n => format!("{} has items 0 to {}, not {i}", path.display(), n - 1),
+            }));
+        }
+    }
+    let out = |i: usize| match (&args.out, &args.out_dir) {
+        (Some(out), _) if args.item.len() == 1 => Ok(out.clone()),
+        (_, Some(dir)) => Ok(dir.join(format!("{i}.json"))),
+        _ => Err(bad(
+            "--out takes the result of one item: give --out-dir DIR for several",
+        )),
+    };
+    out(args.item[0])?;
     let choice: Choice = plan.heuristic.parse().map_err(bad)?;
     let prune = Prune::from_str(&plan.prune, false).map_err(|_| {
         bad(format!(
@@ -433,41 +466,52 @@ fn run_item(args: &RunArgs) -> Result<(), Failure> {
             plan.tables.join(",")
         )));
     }
-    let found = if item.is_solution() {
-        Found {
-            nodes: 0,
-            solutions: vec![item.moves.clone()],
+    // The earliest item seen to hold a solution: one thread searches nothing after it.
+    let mut first = usize::MAX;
+    for &i in &args.item {
+        if i > first && !plan.all {
+            continue;
         }
-    } else {
-        let subtree = shard::subtree(
-            &heuristic,
-            &machine,
-            &start,
-            &item.moves,
-            item.happy,
-            item.sad,
-        )
-        .ok_or_else(|| {
-            bad(format!(
-                "{}: item {} does not lead to a node of the bound (the plan was changed)",
-                path.display(),
-                args.item
-            ))
-        })?;
-        shard::search(engine, &heuristic, &machine, &subtree, plan.all)
-            .map_err(Failure::bad_input)?
-    };
-    if let Some(damage) = heuristic.damage() {
-        return Err(bad(damage));
+        let item = &plan.items[i];
+        let found = if item.is_solution() {
+            Found {
+                nodes: 0,
+                solutions: vec![item.moves.clone()],
+            }
+        } else {
+            let subtree = shard::subtree(
+                &heuristic,
+                &machine,
+                &start,
+                &item.moves,
+                item.happy,
+                item.sad,
+            )
+            .ok_or_else(|| {
+                bad(format!(
+                    "{}: item {i} does not lead to a node of the bound (the plan was changed)",
+                    path.display(),
+                ))
+            })?;
+            shard::search(engine, &heuristic, &machine, &subtree, plan.all)
+                .map_err(Failure::bad_input)?
+        };
+        if let Some(damage) = heuristic.damage() {
+            return Err(bad(damage));
+        }
+        if !found.solutions.is_empty() {
+            first = first.min(i);
+        }
+        let result = ShardResult {
+            format: RESULT_FORMAT.into(),
+            plan: plan.id.clone(),
+            item: i,
+            nodes: found.nodes,
+            solutions: found.solutions,
+        };
+        save(&out(i)?, &result)?;
     }
-    let result = ShardResult {
-        format: RESULT_FORMAT.into(),
-        plan: plan.id.clone(),
-        item: args.item,
-        nodes: found.nodes,
-        solutions: found.solutions,
-    };
-    save(&args.out, &result)
+    Ok(())
 }
 
 fn merge(args: &MergeArgs) -> Result<(), Failure> {

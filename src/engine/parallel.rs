@@ -95,6 +95,8 @@ pub trait Splittable: Sync {
 struct Walk<'e, E: Splittable> {
     engine: &'e E,
     heuristic: &'e Heuristic,
+    /// The moves to go on below a node at the cut, by its path from the start (0: an item).
+    deeper: &'e dyn Fn(&[u8]) -> u32,
     nodes: u64,
     items: Vec<Item>,
 }
@@ -145,12 +147,17 @@ impl<E: Splittable> Walk<'_, E> {
                 values,
                 machine,
             };
+            // The moves still to walk below the child before the cut.
+            let more = match depth {
+                1 => (self.deeper)(&child.path),
+                _ => depth - 1,
+            };
             let kind = if happy == 0 && sad == 0 {
                 Kind::Solution(child.path)
-            } else if depth == 1 {
+            } else if more == 0 {
                 Kind::Subtree(child)
             } else {
-                self.below(&child, Some(d), depth - 1);
+                self.below(&child, Some(d), more);
                 continue;
             };
             self.items.push(Item {
@@ -171,6 +178,18 @@ pub fn cut(
     sad: u32,
     wanted: usize,
 ) -> (u64, Vec<Item>) {
+    cut_deeper(engine, heuristic, start, (happy, sad), wanted, &|_| 0)
+}
+
+/// [`cut`], going on `deeper(path)` moves below each node at the cut (and so on below those).
+pub fn cut_deeper(
+    engine: &impl Splittable,
+    heuristic: &Heuristic,
+    start: &Position,
+    (happy, sad): (u32, u32),
+    wanted: usize,
+    deeper: &dyn Fn(&[u8]) -> u32,
+) -> (u64, Vec<Item>) {
     let values = heuristic.tables().map_or(Values::default(), |db| {
         let (at, blank) = piece_cells(start);
         db.values(&at, blank)
@@ -189,6 +208,7 @@ pub fn cut(
         let mut walk = Walk {
             engine,
             heuristic,
+            deeper,
             nodes: 0,
             items: Vec::new(),
         };

@@ -14,6 +14,7 @@ use crate::heuristic::pdb::{piece_cells, PatternDb};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune::Machine;
+use std::collections::{HashMap, HashSet};
 
 /// Something done with an engine as the parallel search sees it (the engines' types differ
 /// by board and heuristic, so they are handed to it rather than returned).
@@ -40,18 +41,51 @@ fn visit<V: Visit>(
     }
 }
 
+/// Where a cut goes deeper than its uniform depth: below the node at the end of each path
+/// given, down to that many moves from the start (and down to the node itself on the way).
+#[derive(Clone, Debug, Default)]
+pub struct Splits {
+    /// The depth wanted below each path given.
+    depth: HashMap<Vec<u8>, u32>,
+    /// Every proper prefix of a path given.
+    on_the_way: HashSet<Vec<u8>>,
+}
+
+impl Splits {
+    /// The cut goes at least `depth` moves deep below the node at the end of `path`.
+    pub fn add(&mut self, path: &[u8], depth: u32) {
+        let wanted = self.depth.entry(path.to_vec()).or_insert(0);
+        *wanted = (*wanted).max(depth);
+        for length in 0..path.len() {
+            self.on_the_way.insert(path[..length].to_vec());
+        }
+    }
+
+    /// The moves to go on below the node at the end of `path`, where the cut has reached it.
+    pub fn deeper(&self, path: &[u8]) -> u32 {
+        if self.on_the_way.contains(path) {
+            return 1;
+        }
+        (0..=path.len())
+            .filter_map(|length| self.depth.get(&path[..length]))
+            .map(|&depth| depth.saturating_sub(path.len() as u32))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// The cut of the bound with `happy` and `sad` moves (the engine's: `happy - sad` is the
 /// heuristic's estimate) from `start`, with at least `wanted` subtrees where the tree has
-/// them: the nodes above the cut and the items. The start at the goal is one solution
-/// above the cut, with no moves.
+/// them, and deeper where `splits` says: the nodes above the cut and the items. The start at
+/// the goal is one solution above the cut, with no moves.
 pub fn plan(
     kind: EngineKind,
     heuristic: &Heuristic,
     machine: &Machine,
     start: &Position,
-    happy: u32,
-    sad: u32,
+    (happy, sad): (u32, u32),
     wanted: usize,
+    splits: &Splits,
 ) -> Result<(u64, Vec<Item>), EngineError> {
     if happy + sad == 0 {
         let goal = Item {
@@ -63,9 +97,9 @@ pub fn plan(
     struct Cut<'a> {
         heuristic: &'a Heuristic,
         start: &'a Position,
-        happy: u32,
-        sad: u32,
+        bound: (u32, u32),
         wanted: usize,
+        splits: &'a Splits,
     }
     impl Visit for Cut<'_> {
         type Output = (u64, Vec<Item>);
@@ -73,19 +107,20 @@ pub fn plan(
             let Cut {
                 heuristic,
                 start,
-                happy,
-                sad,
+                bound,
                 wanted,
+                splits,
             } = self;
-            parallel::cut(engine, heuristic, start, happy, sad, wanted)
+            let deeper = |path: &[u8]| splits.deeper(path);
+            parallel::cut_deeper(engine, heuristic, start, bound, wanted, &deeper)
         }
     }
     let cut = Cut {
         heuristic,
         start,
-        happy,
-        sad,
+        bound: (happy, sad),
         wanted,
+        splits,
     };
     visit(kind, heuristic, machine, start.board(), cut)
 }
@@ -167,4 +202,28 @@ pub fn subtree(
         values,
         machine: state,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Splits;
+
+    #[test]
+    fn splits_go_down_to_their_nodes_then_to_their_depth() {
+        let mut splits = Splits::default();
+        splits.add(&[3, 5], 4);
+        splits.add(&[3, 5], 3);
+        splits.add(&[7], 1);
+        // On the way to [3, 5], one move at a time.
+        assert_eq!(splits.deeper(&[]), 1);
+        assert_eq!(splits.deeper(&[3]), 1);
+        // Below it, down to 4 moves from the start (the deeper of the two asked).
+        assert_eq!(splits.deeper(&[3, 5]), 2);
+        assert_eq!(splits.deeper(&[3, 5, 1]), 1);
+        assert_eq!(splits.deeper(&[3, 5, 1, 2]), 0);
+        // Elsewhere, or as deep as asked already, nothing.
+        assert_eq!(splits.deeper(&[3, 6]), 0);
+        assert_eq!(splits.deeper(&[7]), 0);
+        assert_eq!(splits.deeper(&[8, 1, 2]), 0);
+    }
 }
