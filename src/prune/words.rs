@@ -22,6 +22,7 @@
 //! its first `n` and last `n` moves are both alive; then it is forbidden or alive by the rule.
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::hash_map::Entry;
 
 /// A word of at most 32 moves: two bits a move, the first move in the highest bits used, so
 /// that words of one length compare as numbers in search order.
@@ -100,12 +101,32 @@ impl Box2 {
 }
 
 /// The effect of a word, exactly: the cells whose tile moved, each with the cell its tile came
-/// from (the blank's start cell names the blank), sorted by cell; and its box.
-fn effect(word: Word) -> (Vec<(i32, i32, i32, i32)>, Box2) {
+/// from (the blank's start cell names the blank), as `[row, col, tile row, tile col]` sorted by
+/// cell; and its box.
+#[derive(Clone, Copy, Debug)]
+struct Effect {
+    moved: [[i8; 4]; MAX_WORD + 1],
+    len: usize,
+    bounds: Box2,
+}
+
+impl Effect {
+    fn moved(&self) -> &[[i8; 4]] {
+        &self.moved[..self.len]
+    }
+
+    fn fingerprint(&self) -> u64 {
+        use std::hash::BuildHasher;
+        rustc_hash::FxBuildHasher.hash_one(self.moved())
+    }
+}
+
+fn effect(word: Word) -> Effect {
     // The cells visited, with the cell whose tile is there now; a word of n moves visits at
     // most n + 1 cells, so a list is as quick as anything.
-    let mut cells: Vec<((i32, i32), (i32, i32))> = vec![((0, 0), (0, 0))];
-    let (mut r, mut c) = (0, 0);
+    let mut cells = [[0i8; 4]; MAX_WORD + 1];
+    let mut visited = 1;
+    let (mut r, mut c) = (0i8, 0i8);
     let mut bounds = Box2 {
         top: 0,
         bottom: 0,
@@ -115,36 +136,35 @@ fn effect(word: Word) -> (Vec<(i32, i32, i32, i32)>, Box2) {
     let mut blank = 0; // index in `cells` of the blank's cell
     for i in 0..usize::from(word.len) {
         let (dr, dc) = step(word.at(i));
-        (r, c) = (r + dr, c + dc);
-        bounds.top = bounds.top.min(r);
-        bounds.bottom = bounds.bottom.max(r);
-        bounds.left = bounds.left.min(c);
-        bounds.right = bounds.right.max(c);
-        let next = match cells.iter().position(|&(cell, _)| cell == (r, c)) {
+        (r, c) = (r + dr as i8, c + dc as i8);
+        bounds.top = bounds.top.min(i32::from(r));
+        bounds.bottom = bounds.bottom.max(i32::from(r));
+        bounds.left = bounds.left.min(i32::from(c));
+        bounds.right = bounds.right.max(i32::from(c));
+        let next = match cells[..visited].iter().position(|x| x[..2] == [r, c]) {
             Some(k) => k,
             None => {
-                cells.push(((r, c), (r, c)));
-                cells.len() - 1
+                cells[visited] = [r, c, r, c];
+                visited += 1;
+                visited - 1
             }
         };
         // The tile on the blank's new cell slides onto its old one.
-        let tile = cells[next].1;
-        cells[blank].1 = tile;
-        cells[next].1 = (0, 0);
+        let tile = [cells[next][2], cells[next][3]];
+        cells[blank][2..].copy_from_slice(&tile);
+        cells[next][2..].copy_from_slice(&[0, 0]);
         blank = next;
     }
-    let mut moved: Vec<(i32, i32, i32, i32)> = cells
-        .into_iter()
-        .filter(|&(cell, tile)| cell != tile)
-        .map(|((r, c), (tr, tc))| (r, c, tr, tc))
-        .collect();
-    moved.sort_unstable();
-    (moved, bounds)
-}
-
-fn fingerprint(moved: &[(i32, i32, i32, i32)]) -> u64 {
-    use std::hash::BuildHasher;
-    rustc_hash::FxBuildHasher.hash_one(moved)
+    let mut moved = [[0i8; 4]; MAX_WORD + 1];
+    let mut len = 0;
+    for cell in &cells[..visited] {
+        if cell[..2] != cell[2..] {
+            moved[len] = *cell;
+            len += 1;
+        }
+    }
+    moved[..len].sort_unstable();
+    Effect { moved, len, bounds }
 }
 
 /// What the search over words found, length by length.
@@ -159,12 +179,13 @@ pub struct Words {
 /// The forbidden words of at most `depth` moves (at most [`MAX_WORD`]).
 pub fn forbidden(depth: usize) -> Words {
     let depth = depth.min(MAX_WORD);
-    // Effects met, by fingerprint: the alive words that have one, with their boxes. A word
-    // whose box holds the box of one of them is forbidden, and need not be kept: a later word
-    // whose box holds its box holds theirs too.
-    let mut seen: FxHashMap<u64, Vec<(Word, Box2)>> = FxHashMap::default();
-    let (nothing, origin) = effect(Word::EMPTY);
-    seen.insert(fingerprint(&nothing), vec![(Word::EMPTY, origin)]);
+    // Effects met, by fingerprint: the alive words that have one, with their boxes (the first
+    // in `seen`, any others, rare, in `more`). A word whose box holds the box of one of them is
+    // forbidden, and need not be kept: a later word whose box holds its box holds theirs too.
+    let mut seen: FxHashMap<u64, (Word, Box2)> = FxHashMap::default();
+    let mut more: FxHashMap<u64, Vec<(Word, Box2)>> = FxHashMap::default();
+    let nothing = effect(Word::EMPTY);
+    seen.insert(nothing.fingerprint(), (Word::EMPTY, nothing.bounds));
     let mut alive = vec![Word::EMPTY];
     let mut words = Words {
         forbidden: Vec::new(),
@@ -179,15 +200,29 @@ pub fn forbidden(depth: usize) -> Words {
                 if !previous.contains(&word.tail().code) {
                     continue; // it ends in a forbidden word
                 }
-                let (moved, bounds) = effect(word);
-                let same = seen.entry(fingerprint(&moved)).or_default();
-                let replaced = same.iter().any(|&(earlier, their_box)| {
-                    their_box.within(bounds) && effect(earlier).0 == moved
-                });
+                let this = effect(word);
+                let key = this.fingerprint();
+                let replaces = |&(earlier, their_box): &(Word, Box2)| {
+                    their_box.within(this.bounds) && effect(earlier).moved() == this.moved()
+                };
+                let entry = (word, this.bounds);
+                let replaced = match seen.entry(key) {
+                    Entry::Vacant(slot) => {
+                        slot.insert(entry);
+                        false
+                    }
+                    Entry::Occupied(first) => {
+                        let others = more.entry(key).or_default();
+                        let replaced = replaces(first.get()) || others.iter().any(replaces);
+                        if !replaced {
+                            others.push(entry);
+                        }
+                        replaced
+                    }
+                };
                 if replaced {
                     words.forbidden.push(word);
                 } else {
-                    same.push((word, bounds));
                     next.push(word);
                 }
             }
@@ -213,13 +248,16 @@ mod tests {
     #[test]
     fn effects_are_what_the_tiles_do() {
         // East then west puts everything back.
-        assert_eq!(effect(Word::of(&[0, 2])).0, Vec::new());
+        assert_eq!(effect(Word::of(&[0, 2])).moved(), &[] as &[[i8; 4]]);
         // East: the blank is on (0, 1), the tile from there on (0, 0).
-        assert_eq!(effect(Word::of(&[0])).0, vec![(0, 0, 0, 1), (0, 1, 0, 0)]);
-        // Round a 2 x 2 block four times is also nothing, and twice round it is not.
+        assert_eq!(
+            effect(Word::of(&[0])).moved(),
+            &[[0, 0, 0, 1], [0, 1, 0, 0]]
+        );
+        // Three times round a 2 x 2 block is nothing, and twice round it is not.
         let round = [0, 3, 2, 1];
-        assert_eq!(effect(Word::of(&round.repeat(3))).0.len(), 0);
-        assert_ne!(effect(Word::of(&round.repeat(2))).0.len(), 0);
+        assert_eq!(effect(Word::of(&round.repeat(3))).moved().len(), 0);
+        assert_ne!(effect(Word::of(&round.repeat(2))).moved().len(), 0);
     }
 
     #[test]
