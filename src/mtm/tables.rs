@@ -1,8 +1,9 @@
 //! The lower bounds of the boards searched so far in this process, built once per board (and
 //! the relabelled 4x4 table read or built once).
 //!
-//! Building a board's walking-distance tables takes milliseconds up to 4x4 (a second or two
-//! for 4x5 and 5x4); a batch, a cross-check or a comparison builds them once. Invariant: the
+//! Building a board's walking-distance tables takes milliseconds up to 4x4 (about a second for
+//! boards with a side of 5, most of it finding that a part is too large); a batch, a
+//! cross-check or a comparison builds them once. Invariant: the
 //! bound handed out for a board is the one [`LowerBound::new`] builds for it.
 
 use super::bound::LowerBound;
