@@ -66,8 +66,9 @@ impl EngineRun {
 /// Node counts of the completed bounds: (length, nodes).
 type BoundNodes = Vec<(u32, Option<u64>)>;
 
-/// Everything wrong with a set of answers to `start`; empty when they all agree.
-pub fn disagreements(start: &Position, runs: &[EngineRun]) -> Vec<String> {
+/// The runs that answered with their outcomes, and a problem for every run that failed
+/// (declining a position for a limit or a board is not a failure).
+pub fn answers(runs: &[EngineRun]) -> (Vec<(&EngineRun, &SearchOutcome)>, Vec<String>) {
     let mut problems = Vec::new();
     let mut answered: Vec<(&EngineRun, &SearchOutcome)> = Vec::new();
     for run in runs {
@@ -77,6 +78,12 @@ pub fn disagreements(start: &Position, runs: &[EngineRun]) -> Vec<String> {
             Err(error) => problems.push(format!("{} failed: {error}", run.engine)),
         }
     }
+    (answered, problems)
+}
+
+/// Everything wrong with a set of answers to `start`; empty when they all agree.
+pub fn disagreements(start: &Position, runs: &[EngineRun]) -> Vec<String> {
+    let (answered, mut problems) = answers(runs);
     let manhattan = start.manhattan();
     for (run, outcome) in &answered {
         if outcome.solutions.is_empty() {

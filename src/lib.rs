@@ -9,6 +9,7 @@
 //! - [`differential`]: checks engines' answers against the position and each other;
 //! - [`korf100`]: Korf's 100 instances with optimal lengths and exact IDA* node counts;
 //! - [`korf50`]: Korf's 50 24-puzzle instances with their published optimal lengths;
+//! - [`mtm`]: the multi-tile metric: its moves, lower bound, reference IDA* and notation;
 //! - [`random`]: seeded random walks and uniformly random solvable positions;
 //! - [`sliding`]: the breadth-first engine, Knuth's SLIDING for general sliding-block puzzles;
 //! - [`cli`]: the `fifteen` command line, one file per subcommand.
@@ -37,6 +38,7 @@ pub mod engine;
 pub mod heuristic;
 pub mod korf100;
 pub mod korf50;
+pub mod mtm;
 pub mod plot;
 pub mod position;
 pub mod prune;

@@ -54,17 +54,7 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
         let notation = start.notation(args.board.convention);
         if !start.is_solvable() {
             unsolvable += 1;
-            if let Some(hint) = convention_hint(&start, args.board.convention) {
-                eprintln!("line {number}: {hint}");
-            }
-            if args.json {
-                let report = serde_json::json!({
-                    "line": number, "position": notation, "solvable": false,
-                });
-                writeln!(out, "{report}")?;
-            } else {
-                writeln!(out, "{notation}: {}", EngineError::Unsolvable)?;
-            }
+            report_unsolvable(&mut out, number, &start, args)?;
             continue;
         }
         let board = start.board();
@@ -101,25 +91,87 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
         positions += 1;
         nodes += outcome.stats.nodes.unwrap_or(0);
         seconds += outcome.stats.seconds;
-        if args.json {
-            let mut report = json_report(&start, args, &options.heuristic, &outcome);
+        let report = args
+            .json
+            .then(|| json_report(&start, args, &options.heuristic, &outcome));
+        write_result(
+            &mut out,
+            number,
+            &notation,
+            &outcome,
+            report,
+            &|solution, time| solution_text(&start, args, solution, time),
+        )?;
+    }
+    close(
+        &mut out,
+        args.json,
+        file,
+        (positions, nodes, seconds),
+        (bad, unsolvable),
+    )
+}
+
+/// One position's result: its JSON object `report` with its line number, or without one each
+/// solution's `text` (given the search's time) after the position's `notation`.
+pub fn write_result(
+    out: &mut dyn Write,
+    number: usize,
+    notation: &str,
+    outcome: &crate::engine::SearchOutcome,
+    report: Option<serde_json::Value>,
+    text: &dyn Fn(&crate::engine::Solution, &str) -> String,
+) -> std::io::Result<()> {
+    match report {
+        Some(mut report) => {
             report["line"] = number.into();
             writeln!(out, "{report}")?;
-        } else {
+        }
+        None => {
             let time = format!(" ({:.2} sec)", outcome.stats.seconds);
             for solution in &outcome.solutions {
-                write!(
-                    out,
-                    "{notation}: {}",
-                    solution_text(&start, args, solution, &time)
-                )?;
+                write!(out, "{notation}: {}", text(solution, &time))?;
             }
         }
-        out.flush()?;
     }
+    out.flush()
+}
+
+/// Says that the position of line `number` has no solution (and, on stderr, when it would
+/// have one in the other convention): a line, or a JSON object with `--json`.
+pub fn report_unsolvable(
+    out: &mut dyn Write,
+    number: usize,
+    start: &Position,
+    args: &SolveArgs,
+) -> Result<(), Failure> {
+    let notation = start.notation(args.board.convention);
+    if let Some(hint) = convention_hint(start, args.board.convention) {
+        eprintln!("line {number}: {hint}");
+    }
+    if args.json {
+        let report = serde_json::json!({
+            "line": number, "position": notation, "solvable": false,
+        });
+        writeln!(out, "{report}")?;
+    } else {
+        writeln!(out, "{notation}: {}", EngineError::Unsolvable)?;
+    }
+    Ok(())
+}
+
+/// The summary line of a batch (`N positions solved, NODES nodes, T sec`, on stderr with
+/// `--json`) and its exit status: bad lines first, then positions without solution.
+pub fn close(
+    out: &mut dyn Write,
+    json: bool,
+    file: &Path,
+    (positions, nodes, seconds): (usize, u64, f64),
+    (bad, unsolvable): (usize, usize),
+) -> Result<(), Failure> {
     let plural = if positions == 1 { "" } else { "s" };
     let summary = format!("{positions} position{plural} solved, {nodes} nodes, {seconds:.2} sec");
-    if args.json {
+    if json {
         eprintln!("{summary}");
     } else {
         writeln!(out, "{summary}")?;

@@ -125,6 +125,13 @@ pub struct CompareArgs {
     /// scales), written once the table is out.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<std::path::PathBuf>,
+
+    /// How moves are counted: stm, one tile one cell (everything above), or mtm, the
+    /// multi-tile metric (the blank jumps 1 to side-1 cells along a line, one move); with mtm
+    /// the engines are ida and bfs, and the table shows MTM lengths with the STM length of the
+    /// same path
+    #[arg(long, value_enum, value_name = "METRIC", default_value_t = crate::mtm::Metric::Stm)]
+    pub metric: crate::mtm::Metric,
 }
 
 /// A contestant: one of our engines (with a heuristic, for the IDA* engines) or an external
@@ -578,6 +585,17 @@ fn choose_published(
         .collect())
 }
 
+/// Positions with the labels they are shown under.
+pub(crate) type Labelled = Vec<(String, Position)>;
+
+/// The positions of a comparison with `--metric mtm` ([`super::mtm`]), and how many lines of
+/// `--file` were left out as bad and as unsolvable.
+pub(crate) fn positions_of(args: &CompareArgs) -> Result<(Labelled, (usize, usize)), Failure> {
+    let mut left_out = LeftOut::default();
+    let positions = collect_positions(args, &mut left_out, &mut Vec::new())?;
+    Ok((positions, (left_out.bad, left_out.unsolvable)))
+}
+
 /// The positions to run, each with the label it is shown under.
 fn collect_positions(
     args: &CompareArgs,
@@ -800,7 +818,8 @@ pub fn parse_solution_line(line: &str) -> Option<usize> {
     Some(happy.trim().parse::<usize>().ok()? + sad.trim().parse::<usize>().ok()?)
 }
 
-fn median(values: &[f64]) -> f64 {
+/// The median of some times (0 for none).
+pub(crate) fn median(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
     match sorted.len() {

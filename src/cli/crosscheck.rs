@@ -43,6 +43,12 @@ pub struct CrosscheckArgs {
 
     #[command(flatten)]
     pub threads: super::ThreadArgs,
+
+    /// How moves are counted: stm, one tile one cell (everything above), or mtm, the
+    /// multi-tile metric (the blank jumps 1 to side-1 cells along a line, one move); with mtm
+    /// the engines are ida and bfs (automaton: not generated yet)
+    #[arg(long, value_enum, value_name = "METRIC", default_value_t = crate::mtm::Metric::Stm)]
+    pub metric: crate::mtm::Metric,
 }
 
 /// The longest random walk: far past the point where a walk's end is as mixed as a uniformly
@@ -115,6 +121,35 @@ pub fn check_positions(
     out: &mut dyn Write,
     progress: bool,
 ) -> std::io::Result<Report> {
+    check_positions_with(positions, engines, options, out, progress, &STM)
+}
+
+/// How a cross-check judges answers: the problems with one position's runs, and what a run
+/// said (its length), for the line of a disagreement.
+pub struct Judge {
+    pub disagreements: fn(&Position, &[EngineRun]) -> Vec<String>,
+    pub summary: fn(&Position, &EngineRun) -> String,
+}
+
+/// The single-tile metric's judge ([`crate::differential`]).
+pub const STM: Judge = Judge {
+    disagreements,
+    summary: stm_summary,
+};
+
+fn stm_summary(_: &Position, run: &EngineRun) -> String {
+    run.summary()
+}
+
+/// [`check_positions`] with another judge (the multi-tile metric's).
+pub fn check_positions_with(
+    positions: impl IntoIterator<Item = Position>,
+    engines: &[&dyn Engine],
+    options: &SearchOptions,
+    out: &mut dyn Write,
+    progress: bool,
+    judge: &Judge,
+) -> std::io::Result<Report> {
     let positions = positions.into_iter();
     let bar = if progress {
         match positions.size_hint() {
@@ -146,12 +181,12 @@ pub fn check_positions(
                 report.runs += 1;
             }
         }
-        let problems = disagreements(&start, &runs);
+        let problems = (judge.disagreements)(&start, &runs);
         if !problems.is_empty() {
             report.disagreements += 1;
             let said: Vec<String> = runs
                 .iter()
-                .map(|r| format!("{} {}", r.engine, r.summary()))
+                .map(|r| format!("{} {}", r.engine, (judge.summary)(&start, r)))
                 .collect();
             bar.suspend(|| {
                 writeln!(

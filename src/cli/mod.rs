@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod compare;
 pub mod crosscheck;
+pub mod mtm;
 pub mod shard;
 pub mod sliding;
 pub mod solve;
@@ -282,8 +283,12 @@ pub fn finish() -> Result<(), Failure> {
 
 /// Runs the command line and returns the process's exit status.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    use clap::{CommandFactory, FromArgMatches};
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(error) if !error.use_stderr() => {
             // --help and --version: clap prints them to stdout.
             let _ = error.print();
@@ -304,7 +309,19 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // With --metric mtm, `solve` picks the reference MTM engine unless --engine was given.
+    let engine_given = matches
+        .subcommand_matches("solve")
+        .and_then(|m| m.value_source("engine"))
+        == Some(clap::parser::ValueSource::CommandLine);
+    use crate::mtm::Metric;
     let result = match cli.command {
+        Command::Solve(args) if args.metric == Metric::Mtm => match &args.file {
+            Some(file) => mtm::batch(&args, file, engine_given),
+            None => mtm::solve(&args, engine_given),
+        },
+        Command::Crosscheck(args) if args.metric == Metric::Mtm => mtm::crosscheck(&args),
+        Command::Compare(args) if args.metric == Metric::Mtm => mtm::compare(&args),
         // `solve --file` is batch.rs's; it uses solve.rs, which knows nothing of it.
         Command::Solve(args) => match &args.file {
             Some(file) => solve::check_flags(&args).and_then(|()| batch::run(&args, file)),

@@ -66,6 +66,19 @@ pub struct SolveArgs {
     /// Memory budget for engines that store positions (bfs), e.g. 512M, 2G or bytes.
     #[arg(long, value_name = "SIZE", value_parser = super::sliding::parse_size)]
     pub memory: Option<u64>,
+
+    /// How moves are counted: stm, one tile one cell (everything above), or mtm, the
+    /// multi-tile metric (the blank jumps 1 to side-1 cells along a line, one move). With mtm
+    /// the engine is the reference MTM IDA* (ida: also what runs when no --engine is given;
+    /// the MTM automaton is not generated yet, so --engine automaton is refused) or bfs
+    /// (SLIDING style 3); --heuristic is walking (walking distance in MTM), relabel (4x4: and
+    /// a 151 MB table of the relabelled board, built in about 40 s on first use and kept in
+    /// --tables DIR, else $FIFTEEN_MTM_TABLES, else the cache directory) or default (relabel
+    /// on 4x4). Moves are written as players write them: the direction the TILES move and a
+    /// count above one (`D3 R L2 U`: three tiles down, one right, ...), --moves blank the
+    /// blank's directions; the MTM count comes first, the STM length of the same path beside.
+    #[arg(long, value_enum, value_name = "METRIC", default_value_t = crate::mtm::Metric::Stm)]
+    pub metric: crate::mtm::Metric,
 }
 
 /// Parses `--order`: the four letters E, N, W, S, each once.
@@ -308,6 +321,34 @@ pub fn solution_text(
     }
 }
 
+/// One line (or picture) per solution, `text` given its time text (the last bound's seconds,
+/// none with `all`), then with `all` the count of optimal solutions.
+pub fn print_solutions(
+    out: &mut dyn Write,
+    outcome: &SearchOutcome,
+    all: bool,
+    text: &dyn Fn(&crate::engine::Solution, &str) -> String,
+) -> std::io::Result<()> {
+    let last_seconds = outcome.stats.bounds.last().map_or(0.0, |b| b.seconds);
+    for solution in &outcome.solutions {
+        let time = if all {
+            String::new()
+        } else {
+            format!(" ({last_seconds:.2} sec)")
+        };
+        write!(out, "{}", text(solution, &time))?;
+    }
+    if all {
+        let count = outcome.solutions.len();
+        let plural = if count == 1 { "" } else { "s" };
+        writeln!(
+            out,
+            "{count} optimal solution{plural} ({last_seconds:.2} sec)"
+        )?;
+    }
+    Ok(())
+}
+
 /// The solution lines in the chosen move notation, the `--all` count, and `--stats`.
 pub fn print_text(
     out: &mut dyn Write,
@@ -316,23 +357,9 @@ pub fn print_text(
     heuristic: &Heuristic,
     outcome: &SearchOutcome,
 ) -> std::io::Result<()> {
-    let last_seconds = outcome.stats.bounds.last().map_or(0.0, |b| b.seconds);
-    for solution in &outcome.solutions {
-        let time = if args.all {
-            String::new()
-        } else {
-            format!(" ({last_seconds:.2} sec)")
-        };
-        write!(out, "{}", solution_text(start, args, solution, &time))?;
-    }
-    if args.all {
-        let count = outcome.solutions.len();
-        let plural = if count == 1 { "" } else { "s" };
-        writeln!(
-            out,
-            "{count} optimal solution{plural} ({last_seconds:.2} sec)"
-        )?;
-    }
+    print_solutions(out, outcome, args.all, &|solution, time| {
+        solution_text(start, args, solution, time)
+    })?;
     if args.stats {
         if let Some(first) = outcome.solutions.first() {
             writeln!(

@@ -1,18 +1,30 @@
 //! `fifteen solve --engine bfs`: the n-puzzle as a SLIDING problem ([`crate::sliding`]).
 //!
 //! Each tile is a one-cell piece of its own kind (so at most 15 tiles: boards of at most 16
-//! cells), the stop configuration is the goal, the style is 0. The breadth-first search finds
-//! one shortest path; the tile pushed at each step is the one that moves onto the blank's cell.
-//! It reports a single "bound", the distance, searched completely.
+//! cells), the stop configuration is the goal, the style is 0 (or 3 for the multi-tile
+//! metric). The breadth-first search finds one shortest path; the blank's cells along it give
+//! the tiles pushed, one at a time. It reports a single "bound", the distance, searched
+//! completely.
 
 use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
+use crate::board::{Board, Direction};
 use crate::position::Position;
 use crate::sliding::spec::{Layout, PlacedBlock, Puzzle, Shape};
 use crate::sliding::{solve, Geometry, Outcome, Style, DEFAULT_MEMORY};
 use std::time::Instant;
 
-/// The breadth-first engine for n-puzzles.
-pub struct BfsEngine;
+/// The breadth-first engine for n-puzzles, in a style of SLIDING: 0 (one tile one step, the
+/// default) or 3 (superpieces one step: the multi-tile metric, [`crate::mtm::bfs`]).
+#[derive(Clone, Copy, Debug)]
+pub struct BfsEngine {
+    pub style: Style,
+}
+
+impl Default for BfsEngine {
+    fn default() -> Self {
+        BfsEngine { style: Style(0) }
+    }
+}
 
 /// The SLIDING puzzle of a position (Knuth's convention) and the goal.
 pub fn puzzle_of(start: &Position) -> Option<Puzzle> {
@@ -51,6 +63,49 @@ pub fn puzzle_of(start: &Position) -> Option<Puzzle> {
     })
 }
 
+/// The shortest path from `start` to the goal in a style of SLIDING (`--all` and boards of
+/// more than 16 cells refused): the tiles of every configuration on it (Knuth's numbering,
+/// 0 for the blank), the moves generated, and the distance.
+pub fn search_path(
+    start: &Position,
+    options: &SearchOptions,
+    style: Style,
+) -> Result<(Vec<Vec<u8>>, u64, u32), EngineError> {
+    if options.all {
+        return Err(EngineError::Limit(
+            "the bfs engine finds one shortest solution; --all works only with --engine ida".into(),
+        ));
+    }
+    let Some(puzzle) = puzzle_of(start) else {
+        return Err(EngineError::UnsupportedBoard {
+            engine: "bfs",
+            board: start.board().to_string(),
+        });
+    };
+    let memory = options.memory_limit.unwrap_or(DEFAULT_MEMORY);
+    let outcome = solve(&puzzle, style, memory, &mut |_| {}, &mut |_| {})
+        .map_err(|e| EngineError::Limit(e.to_string()))?;
+    let Outcome::Solved {
+        path,
+        generated,
+        distance,
+        ..
+    } = outcome
+    else {
+        return Err(EngineError::Unsolvable);
+    };
+    let geometry = Geometry::new(&puzzle);
+    let kinds = path
+        .iter()
+        .map(|key| {
+            let mut state = geometry.empty_state();
+            state.unpack(&geometry, key);
+            state.kinds(&geometry)
+        })
+        .collect();
+    Ok((kinds, generated, distance))
+}
+
 impl Engine for BfsEngine {
     fn name(&self) -> &'static str {
         "bfs"
@@ -69,51 +124,26 @@ impl Engine for BfsEngine {
         if options.order.is_some() {
             return Err(EngineError::OrderNotSupported { engine: "bfs" });
         }
-        if options.all {
-            return Err(EngineError::Limit(
-                "the bfs engine finds one shortest solution; --all works only with --engine ida"
-                    .into(),
-            ));
-        }
-        let Some(puzzle) = puzzle_of(start) else {
-            return Err(EngineError::UnsupportedBoard {
-                engine: "bfs",
-                board: start.board().to_string(),
-            });
-        };
         let clock = Instant::now();
-        let memory = options.memory_limit.unwrap_or(DEFAULT_MEMORY);
-        let outcome = solve(&puzzle, Style(0), memory, &mut |_| {}, &mut |_| {})
-            .map_err(|e| EngineError::Limit(e.to_string()))?;
-        let Outcome::Solved {
-            path, generated, ..
-        } = outcome
-        else {
-            return Err(EngineError::Unsolvable);
-        };
-        let geometry = Geometry::new(&puzzle);
-        let kinds: Vec<Vec<u8>> = path
+        let (kinds, generated, distance) = search_path(start, options, self.style)?;
+        let blanks: Vec<usize> = kinds
             .iter()
-            .map(|key| {
-                let mut state = geometry.empty_state();
-                state.unpack(&geometry, key);
-                state.kinds(&geometry)
-            })
+            .filter_map(|tiles| tiles.iter().position(|&t| t == 0))
             .collect();
-        let moves: Vec<u8> = kinds
-            .windows(2)
-            .filter_map(|pair| {
-                let blank = pair[0].iter().position(|&k| k == 0)?;
-                Some(pair[1][blank])
-            })
-            .collect();
-        let solution = Solution::from_moves(start, moves).ok_or_else(|| {
-            EngineError::Limit("internal error: the bfs path does not replay".into())
-        })?;
+        let solution = stm_path(start, &blanks)
+            .and_then(|moves| Solution::from_moves(start, moves))
+            .ok_or_else(|| {
+                EngineError::Limit("internal error: the bfs path does not replay".into())
+            })?;
+        // In the multi-tile metric the one bound is the distance in its moves.
+        let (happy, sad) = match self.style {
+            Style(0) => (solution.happy, solution.sad),
+            _ => (distance, 0),
+        };
         let seconds = clock.elapsed().as_secs_f64();
         let bound = BoundStats {
-            happy: solution.happy,
-            sad: solution.sad,
+            happy,
+            sad,
             nodes: Some(generated),
             seconds,
             completed: true,
@@ -124,5 +154,39 @@ impl Engine for BfsEngine {
             solutions: vec![solution],
             stats: SearchStats::from_bounds(vec![bound]),
         })
+    }
+}
+
+/// The tiles pushed when the blank goes through `blanks` (its cell on each configuration of a
+/// path, the start's first), each step along a row or column; `None` when two cells are not
+/// in line.
+fn stm_path(start: &Position, blanks: &[usize]) -> Option<Vec<u8>> {
+    let board = start.board();
+    let mut position = *start;
+    let mut tiles = Vec::new();
+    for &target in blanks.iter().skip(1) {
+        let from = position.blank();
+        let direction = toward(board, from, target)?;
+        while position.blank() != target {
+            tiles.push(position.move_blank(direction)?);
+        }
+    }
+    Some(tiles)
+}
+
+/// The direction from `from` to `to` on the same row or column.
+fn toward(board: Board, from: usize, to: usize) -> Option<Direction> {
+    let (r0, c0, r1, c1) = (
+        board.row(from),
+        board.col(from),
+        board.row(to),
+        board.col(to),
+    );
+    match (r0 == r1, c0 == c1) {
+        (true, false) if c1 > c0 => Some(Direction::East),
+        (true, false) => Some(Direction::West),
+        (false, true) if r1 > r0 => Some(Direction::South),
+        (false, true) => Some(Direction::North),
+        _ => None,
     }
 }

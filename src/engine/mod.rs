@@ -269,7 +269,7 @@ impl EngineKind {
         match self {
             EngineKind::Automaton => Box::new(automaton::Automaton),
             EngineKind::Ida => Box::new(reference::ReferenceIda),
-            EngineKind::Bfs => Box::new(bfs::BfsEngine),
+            EngineKind::Bfs => Box::new(bfs::BfsEngine::default()),
         }
     }
 

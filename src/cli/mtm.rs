@@ -1,0 +1,573 @@
+//! `--metric mtm` on `solve` (one position or `--file`), `crosscheck` and `compare`: the same
+//! arguments, searched by the MTM engines of [`crate::mtm`] and printed with the MTM move
+//! count first and the STM length of the same path beside it.
+//!
+//! The engines: `ida` (the reference MTM IDA*, also what `solve` runs when no `--engine` is
+//! given) and `bfs` (SLIDING's style 3); `--engine automaton` is refused in one line until the
+//! MTM automaton is generated. `--heuristic` names the MTM lower bound (`walking`, `relabel`,
+//! `default`) and `--tables DIR` where the relabelled 4x4 table is kept. Flags that mean
+//! nothing here (`--order`, `--threads` above 1, and in `compare` `--peer`, `--plot`,
+//! `--json`, `--csv`, `--korf50`) are refused rather than ignored.
+
+use super::compare::CompareArgs;
+use super::crosscheck::{check_positions_with, CrosscheckArgs, Judge};
+use super::solve::{convention_hint, print_solutions, SolveArgs};
+use super::Failure;
+use crate::differential::EngineRun;
+use crate::engine::{BoundStats, Engine, EngineError, EngineKind, SearchOptions, SearchOutcome};
+use crate::heuristic::store::Choice;
+use crate::mtm::check::{disagreements, outcome_length, summary};
+use crate::mtm::notation::{moves_text, pictures, Mover};
+use crate::mtm::tables::lower_bound;
+use crate::mtm::{BoundChoice, Config};
+use crate::position::{MoveNotation, Position};
+use crate::random::PositionSource;
+use std::io::Write;
+use std::time::Instant;
+
+/// The line of a bound without solution: ` ... no solution with N moves (T sec)`.
+pub fn bound_line_mtm(bound: &BoundStats) -> String {
+    format!(
+        " ... no solution with {} moves ({:.2} sec)",
+        bound.happy, bound.seconds
+    )
+}
+
+/// The MTM configuration of `--heuristic` and `--tables`.
+fn config(heuristic: Option<&Choice>, tables: Option<&std::path::Path>) -> Result<Config, Failure> {
+    let name = heuristic.map(|c| c.to_string());
+    Ok(Config {
+        bound: BoundChoice::parse(name.as_deref()).map_err(Failure::BadInput)?,
+        tables: tables.map(std::path::Path::to_path_buf),
+    })
+}
+
+/// The engine of `solve --metric mtm`: the reference search unless one was named.
+fn solve_engine(args: &SolveArgs, engine_given: bool) -> Result<Box<dyn Engine>, Failure> {
+    let kind = if engine_given {
+        args.engine
+    } else {
+        EngineKind::Ida
+    };
+    let config = config(
+        args.heuristic.heuristic.as_ref(),
+        args.heuristic.tables.as_deref(),
+    )?;
+    crate::mtm::engine(kind, &config).map_err(Failure::BadInput)
+}
+
+/// Refuses `--heuristic relabel` on a board other than 4x4.
+fn check_board(args: &SolveArgs, board: crate::board::Board) -> Result<(), Failure> {
+    let choice = config(args.heuristic.heuristic.as_ref(), None)?.bound;
+    if choice == BoundChoice::Relabel && board != crate::board::Board::fifteen() {
+        return Err(Failure::BadInput(format!(
+            "--heuristic relabel is a 4x4 table; a {board} board has walking distance (the default)"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses what has no meaning in MTM; returns the engine.
+fn check_solve_flags(args: &SolveArgs, engine_given: bool) -> Result<Box<dyn Engine>, Failure> {
+    let engine = solve_engine(args, engine_given)?;
+    let refuse = |what: &str| Err(Failure::BadInput(format!("{what} with --metric mtm")));
+    if args.order.is_some() {
+        return refuse("--order is for the STM reference engine, not");
+    }
+    if args.heuristic.prune.is_some() {
+        return refuse("--prune is for the STM searches (their duplicate move strings), not");
+    }
+    if engine.name() == "bfs" && args.heuristic.heuristic.is_some() {
+        return refuse("--heuristic is for the IDA* engine; bfs needs no lower bound, not");
+    }
+    if args.threads.threads.is_some_and(|n| n > 1) {
+        return refuse("the MTM search runs on one thread: leave --threads out");
+    }
+    if engine.name() == "bfs" && args.all {
+        return refuse("--all is for the IDA* engine, not with bfs");
+    }
+    if engine.name() != "bfs" && args.memory.is_some() {
+        return refuse("--memory bounds the bfs engine's table; the MTM reference search stores no positions (add --engine bfs, or leave --memory out)");
+    }
+    Ok(engine)
+}
+
+fn options(args: &SolveArgs) -> SearchOptions {
+    SearchOptions {
+        all: args.all,
+        memory_limit: args.memory,
+        threads: 1,
+        ..SearchOptions::default()
+    }
+}
+
+/// `fifteen solve --metric mtm POSITION`.
+pub fn solve(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
+    let engine = check_solve_flags(args, engine_given)?;
+    let text = args.position.join(" ");
+    let start = Position::parse(&text, args.board.size, args.board.convention)
+        .map_err(Failure::bad_input)?;
+    check_board(args, start.board())?;
+    if !start.is_solvable() {
+        return unsolvable(&start, args);
+    }
+    let json = args.json;
+    let mut written: std::io::Result<()> = Ok(());
+    let mut progress = |bound: &BoundStats| {
+        if bound.solutions == 0 {
+            let line = bound_line_mtm(bound);
+            if json {
+                eprintln!("{line}");
+            } else if written.is_ok() {
+                let mut out = super::out();
+                written = writeln!(out, "{line}").and_then(|()| out.flush());
+            }
+        }
+    };
+    let outcome = engine
+        .solve(&start, &options(args), &mut progress)
+        .map_err(Failure::bad_input)?;
+    written?;
+    let mut out = super::out();
+    if json {
+        writeln!(
+            out,
+            "{}",
+            json_report(&start, args, engine.name(), &outcome)
+        )?;
+    } else {
+        print_text(&mut out, &start, args, engine.name(), &outcome)?;
+    }
+    Ok(())
+}
+
+fn unsolvable(start: &Position, args: &SolveArgs) -> Result<(), Failure> {
+    if let Some(hint) = convention_hint(start, args.board.convention) {
+        eprintln!("{hint}");
+    }
+    if args.json {
+        let report = serde_json::json!({
+            "position": start.notation(args.board.convention),
+            "metric": "mtm",
+            "solvable": false,
+        });
+        writeln!(super::out(), "{report}")?;
+        return Err(Failure::NoSolution(String::new()));
+    }
+    Err(Failure::NoSolution(EngineError::Unsolvable.to_string()))
+}
+
+/// `Solution in N moves (S in STM)`, the moves in the chosen notation, and `time`.
+fn solution_text(
+    start: &Position,
+    args: &SolveArgs,
+    solution: &crate::engine::Solution,
+    time: &str,
+) -> String {
+    let mtm = crate::mtm::moves::length(start, &solution.moves).unwrap_or(0);
+    let head = format!("Solution in {mtm} moves ({} in STM)", solution.len());
+    let convention = args.board.convention;
+    match args.moves {
+        MoveNotation::Tiles => {
+            let moves = moves_text(start, &solution.moves, Mover::Tiles, convention);
+            format!("{head}: {moves}{time}\n")
+        }
+        MoveNotation::Blank => {
+            let moves = moves_text(start, &solution.moves, Mover::Blank, convention);
+            format!("{head} (blank): {moves}{time}\n")
+        }
+        MoveNotation::Board => format!(
+            "{head}{time}:\n{}",
+            pictures(start, &solution.moves, convention)
+        ),
+    }
+}
+
+fn print_text(
+    out: &mut dyn Write,
+    start: &Position,
+    args: &SolveArgs,
+    engine: &str,
+    outcome: &SearchOutcome,
+) -> std::io::Result<()> {
+    print_solutions(out, outcome, args.all, &|solution, time| {
+        solution_text(start, args, solution, time)
+    })?;
+    if args.stats {
+        if let Some(first) = outcome.solutions.first() {
+            writeln!(
+                out,
+                "{} moves in the multi-tile metric; the same path is {} in the single-tile metric ({} happy, {} sad)",
+                outcome_length(start, outcome).unwrap_or(0),
+                first.len(),
+                first.happy,
+                first.sad
+            )?;
+        }
+        if engine != "bfs" {
+            let config = config(
+                args.heuristic.heuristic.as_ref(),
+                args.heuristic.tables.as_deref(),
+            )
+            .unwrap_or_default();
+            let bound = lower_bound(start.board(), &config);
+            writeln!(
+                out,
+                "Lower bound {} estimates {} moves",
+                bound.name(),
+                bound.estimate(start)
+            )?;
+        }
+        let seconds = outcome.stats.seconds;
+        let nodes = outcome.stats.nodes.unwrap_or(0);
+        writeln!(
+            out,
+            "{nodes} nodes generated in {seconds:.2} sec ({:.2} M nodes/sec)",
+            nodes as f64 / seconds.max(1e-9) / 1e6
+        )?;
+    }
+    Ok(())
+}
+
+fn json_report(
+    start: &Position,
+    args: &SolveArgs,
+    engine: &str,
+    outcome: &SearchOutcome,
+) -> serde_json::Value {
+    let convention = args.board.convention;
+    let first = outcome.solutions.first();
+    let text = |s: &crate::engine::Solution| moves_text(start, &s.moves, Mover::Tiles, convention);
+    let config = config(
+        args.heuristic.heuristic.as_ref(),
+        args.heuristic.tables.as_deref(),
+    )
+    .unwrap_or_default();
+    let bound = lower_bound(start.board(), &config);
+    let bounds: Vec<serde_json::Value> = outcome
+        .stats
+        .bounds
+        .iter()
+        .map(|b| {
+            serde_json::json!({
+                "bound": b.happy, "nodes": b.nodes, "seconds": b.seconds,
+                "completed": b.completed, "solutions": b.solutions,
+            })
+        })
+        .collect();
+    let mut report = serde_json::json!({
+        "position": start.notation(convention),
+        "board": start.board().to_string(),
+        "convention": convention,
+        "metric": "mtm",
+        "engine": engine,
+        "solvable": true,
+        "lower_bound": (engine != "bfs").then(|| bound.name()),
+        "estimate": (engine != "bfs").then(|| bound.estimate(start)),
+        "length": outcome_length(start, outcome),
+        "stm_length": first.map(|s| s.len()),
+        "moves": first.map(text),
+        "blank_moves": first.map(|s| moves_text(start, &s.moves, Mover::Blank, convention)),
+        "tiles": first.map(|s| start.moves_notation(&s.moves, convention)),
+        "nodes": outcome.stats.nodes,
+        "seconds": outcome.stats.seconds,
+        "bounds": bounds,
+    });
+    if args.all {
+        report["solutions"] = outcome.solutions.iter().map(text).collect();
+    }
+    report
+}
+
+/// `fifteen solve --metric mtm --file FILE`: one line (or JSON object) per position, then
+/// `N positions solved, NODES nodes, T sec`; exit status as in STM.
+pub fn batch(args: &SolveArgs, file: &std::path::Path, engine_given: bool) -> Result<(), Failure> {
+    let engine = check_solve_flags(args, engine_given)?;
+    let text = super::batch::read(file)?;
+    let (mut bad, mut unsolvable) = (0usize, 0usize);
+    let (mut positions, mut nodes, mut seconds) = (0usize, 0u64, 0.0f64);
+    let mut out = super::out();
+    for (number, line) in super::batch::lines(&text) {
+        let start = match Position::parse(line, args.board.size, args.board.convention) {
+            Ok(start) => start,
+            Err(error) => {
+                eprintln!("line {number}: {error}");
+                bad += 1;
+                continue;
+            }
+        };
+        let notation = start.notation(args.board.convention);
+        if let Err(Failure::BadInput(message)) = check_board(args, start.board()) {
+            eprintln!("line {number}: {message}");
+            bad += 1;
+            continue;
+        }
+        if !start.is_solvable() {
+            unsolvable += 1;
+            super::batch::report_unsolvable(&mut out, number, &start, args)?;
+            continue;
+        }
+        let outcome = match engine.solve(&start, &options(args), &mut |_| {}) {
+            Ok(outcome) => outcome,
+            Err(error) => {
+                eprintln!("line {number}: {error}");
+                bad += 1;
+                continue;
+            }
+        };
+        positions += 1;
+        nodes += outcome.stats.nodes.unwrap_or(0);
+        seconds += outcome.stats.seconds;
+        let report = args
+            .json
+            .then(|| json_report(&start, args, engine.name(), &outcome));
+        super::batch::write_result(&mut out, number, &notation, &outcome, report, &|s, time| {
+            solution_text(&start, args, s, time)
+        })?;
+    }
+    super::batch::close(
+        &mut out,
+        args.json,
+        file,
+        (positions, nodes, seconds),
+        (bad, unsolvable),
+    )
+}
+
+/// The MTM engines of `--engines` (default: ida and bfs).
+fn engines(kinds: &[EngineKind], config: &Config) -> Result<Vec<Box<dyn Engine>>, Failure> {
+    let kinds = if kinds.is_empty() {
+        vec![EngineKind::Ida, EngineKind::Bfs]
+    } else {
+        kinds.to_vec()
+    };
+    kinds
+        .into_iter()
+        .map(|kind| crate::mtm::engine(kind, config).map_err(Failure::BadInput))
+        .collect()
+}
+
+/// `fifteen crosscheck --metric mtm`: seeded positions, every MTM engine on each, every answer
+/// checked ([`crate::mtm::check`]); the lines of the STM cross-check.
+pub fn crosscheck(args: &CrosscheckArgs) -> Result<(), Failure> {
+    if args.count == 0 {
+        return Err(Failure::BadInput("--count must be at least 1".into()));
+    }
+    let config = config(
+        args.heuristic.heuristic.as_ref(),
+        args.heuristic.tables.as_deref(),
+    )?;
+    if config.bound == BoundChoice::Relabel && args.size != crate::board::Board::fifteen() {
+        return Err(Failure::BadInput(
+            "--heuristic relabel is a 4x4 table; leave it out on other boards".into(),
+        ));
+    }
+    if args.threads.threads.is_some_and(|n| n > 1) {
+        return Err(Failure::BadInput(
+            "the MTM search runs on one thread: leave --threads out with --metric mtm".into(),
+        ));
+    }
+    if args.heuristic.prune.is_some() {
+        return Err(Failure::BadInput(
+            "--prune is for the STM searches (their duplicate move strings), not with --metric mtm"
+                .into(),
+        ));
+    }
+    let engines = engines(&args.selection.engines, &config)?;
+    let options = SearchOptions {
+        memory_limit: Some(args.selection.memory),
+        ..SearchOptions::default()
+    };
+    let engines: Vec<&dyn Engine> = engines.iter().map(|e| e.as_ref()).collect();
+    let mut source = PositionSource::new(args.seed);
+    let positions = (0..args.count).map(|_| match args.walk {
+        Some(length) => source.random_walk(args.size, length),
+        None => source.random_solvable(args.size),
+    });
+    let judge = Judge {
+        disagreements,
+        summary,
+    };
+    let report = check_positions_with(
+        positions,
+        &engines,
+        &options,
+        &mut super::out(),
+        true,
+        &judge,
+    )?;
+    report.verdict()
+}
+
+/// `fifteen compare --metric mtm`: every MTM engine once on every position with the answers
+/// checked, then timed `--repeat` times round-robin; one table row per position and engine
+/// (MTM length, STM length of its path, nodes, median seconds, nodes per second).
+pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
+    let unsupported = [
+        (!args.peer.is_empty(), "--peer"),
+        (args.plot.is_some(), "--plot"),
+        (args.json, "--json"),
+        (args.csv, "--csv"),
+        (args.korf50.is_some(), "--korf50"),
+        (args.heuristic.len() > 1, "more than one --heuristic"),
+        (!args.prune.is_empty(), "--prune"),
+        (
+            args.threads.threads.is_some_and(|n| n > 1),
+            "--threads above 1",
+        ),
+    ];
+    if let Some((_, flag)) = unsupported.iter().find(|(given, _)| *given) {
+        return Err(Failure::BadInput(format!(
+            "{flag} is not available with --metric mtm yet"
+        )));
+    }
+    if args.repeat == 0 || args.repeat > super::compare::MAX_REPEAT {
+        return Err(Failure::BadInput(format!(
+            "--repeat takes 1 to {} timed runs, not {}",
+            super::compare::MAX_REPEAT,
+            args.repeat
+        )));
+    }
+    let (positions, left_out) = super::compare::positions_of(args)?;
+    if positions.is_empty() {
+        return Err(Failure::BadInput(
+            "no positions: give POSITIONs, --korf100, --file or --random".into(),
+        ));
+    }
+    let config = config(args.heuristic.first(), args.tables.as_deref())?;
+    if config.bound == BoundChoice::Relabel
+        && positions
+            .iter()
+            .any(|(_, p)| p.board() != crate::board::Board::fifteen())
+    {
+        return Err(Failure::BadInput(
+            "--heuristic relabel is a 4x4 table; leave it out on other boards".into(),
+        ));
+    }
+    let engines = engines(&args.selection.engines, &config)?;
+    let options = SearchOptions {
+        memory_limit: Some(args.selection.memory),
+        ..SearchOptions::default()
+    };
+    let mut out = super::out();
+    let mut problems = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    for (label, start) in &positions {
+        let answers: Vec<EngineRun> = engines
+            .iter()
+            .map(|engine| EngineRun::new(engine.as_ref(), start, &options))
+            .collect();
+        for found in disagreements(start, &answers) {
+            problems.push(format!("{label}: {found}"));
+        }
+        for run in &answers {
+            let outcome = run.result.as_ref().ok();
+            rows.push(Row {
+                label: label.clone(),
+                engine: run.engine,
+                mtm: outcome.and_then(|o| outcome_length(start, o)),
+                stm: outcome.and_then(|o| o.solutions.first()).map(|s| s.len()),
+                nodes: outcome.and_then(|o| o.stats.nodes),
+                times: Vec::new(),
+                skipped: run.skipped().is_some(),
+            });
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Failure::Disagreement(problems.join("\n")));
+    }
+    for _ in 0..args.repeat {
+        for (p, (_, start)) in positions.iter().enumerate() {
+            for (e, engine) in engines.iter().enumerate() {
+                let row = &mut rows[p * engines.len() + e];
+                if row.skipped {
+                    continue;
+                }
+                let clock = Instant::now();
+                let timed = engine.solve(start, &options, &mut |_| {});
+                let seconds = clock.elapsed().as_secs_f64();
+                if timed.is_ok() {
+                    row.times.push(seconds);
+                }
+            }
+        }
+    }
+    let width = positions
+        .iter()
+        .map(|(l, _)| l.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    writeln!(
+        out,
+        "{:width$}  {:6}  {:>6}  {:>6}  {:>14}  {:>10}  {:>10}",
+        "position", "engine", "moves", "stm", "nodes", "seconds", "M nodes/s"
+    )?;
+    let mut totals: Vec<f64> = vec![0.0; engines.len()];
+    for (i, row) in rows.iter().enumerate() {
+        let Row {
+            label,
+            engine,
+            mtm,
+            stm,
+            nodes,
+            times,
+            skipped,
+        } = row;
+        let show = |v: Option<usize>| v.map_or("-".to_string(), |v| v.to_string());
+        if *skipped {
+            writeln!(
+                out,
+                "{label:width$}  {engine:6}  (skipped: beyond --memory)"
+            )?;
+            continue;
+        }
+        let median = super::compare::median(times);
+        totals[i % engines.len()] += median;
+        let rate = nodes.map_or("-".to_string(), |n| {
+            format!("{:.2}", n as f64 / median.max(1e-9) / 1e6)
+        });
+        writeln!(
+            out,
+            "{label:width$}  {engine:6}  {:>6}  {:>6}  {:>14}  {:>10.4}  {:>10}",
+            show(*mtm),
+            show(*stm),
+            nodes.map_or("-".to_string(), |n| n.to_string()),
+            median,
+            rate
+        )?;
+    }
+    for (engine, total) in engines.iter().zip(&totals) {
+        writeln!(
+            out,
+            "{}: {} positions, {total:.3} sec in all (medians of {} runs, multi-tile metric)",
+            engine.name(),
+            positions.len(),
+            args.repeat
+        )?;
+    }
+    if left_out.0 > 0 {
+        return Err(Failure::BadInput(format!(
+            "{} bad lines left out",
+            left_out.0
+        )));
+    }
+    if left_out.1 > 0 {
+        return Err(Failure::NoSolution(String::new()));
+    }
+    Ok(())
+}
+
+/// One row of the MTM comparison: an engine on a position.
+struct Row {
+    label: String,
+    engine: &'static str,
+    /// The MTM length, and the STM length of the same path.
+    mtm: Option<usize>,
+    stm: Option<usize>,
+    nodes: Option<u64>,
+    /// Seconds of every timed run.
+    times: Vec<f64>,
+    /// The engine declined the position (the BFS engine's memory).
+    skipped: bool,
+}

@@ -1,0 +1,235 @@
+//! The reference IDA* for the multi-tile metric, written plainly.
+//!
+//! A node is the tiles, the blank's cell and the axis of the move that reached it; its
+//! children are the jumps of the blank along the *other* axis (at the root, along both), since
+//! another move on the same axis would merge with the last one or undo it. For bounds
+//! `b = h(start), …` a depth-first pass keeps the nodes with `g + h <= b`, where `h` is
+//! [`LowerBound::combine`] (an MTM move can change `h` by more than one, so there is no
+//! happy/sad budget as in STM); the next bound is the least `g + h` of the nodes cut off.
+//!
+//! Node counting follows Korf's for STM: the root counts 1 (in the first bound), every
+//! generated child counts 1, including those the bound then cuts off; the goal is recognised
+//! when a child is generated, and a pass stops at its first solution unless every optimal
+//! solution is wanted (then the bound is searched to the end).
+//!
+//! Invariant: the parts' states at a node are those of its tiles ([`LowerBound::states`]),
+//! updated by one table step per tile a jump moves, and restored on the way back.
+
+use super::bound::LowerBound;
+use super::moves::{Axis, Jumps};
+use super::tables;
+use crate::board::{Board, MAX_CELLS};
+use crate::engine::{
+    BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution,
+};
+use crate::position::Position;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The reference MTM engine (`--metric mtm --engine ida`).
+#[derive(Clone, Debug, Default)]
+pub struct MtmIda {
+    pub config: super::Config,
+}
+
+impl Engine for MtmIda {
+    fn name(&self) -> &'static str {
+        "ida"
+    }
+
+    /// Bound lines of MTM searches carry the bound in `happy` (`sad` is 0).
+    fn solve(
+        &self,
+        start: &Position,
+        options: &SearchOptions,
+        progress: &mut dyn FnMut(&BoundStats),
+    ) -> Result<SearchOutcome, EngineError> {
+        if !start.is_solvable() {
+            return Err(EngineError::Unsolvable);
+        }
+        let bound = tables::lower_bound(start.board(), &self.config);
+        Ok(solve_with(start, &bound, options.all, progress))
+    }
+}
+
+/// Solves a solvable `start` with the lower bound `bound`, every optimal solution when `all`.
+/// Each bound is reported to `progress` as it finishes; in [`BoundStats`] the bound in MTM
+/// moves is `happy` and `sad` is 0.
+pub fn solve_with(
+    start: &Position,
+    bound: &Arc<LowerBound>,
+    all: bool,
+    progress: &mut dyn FnMut(&BoundStats),
+) -> SearchOutcome {
+    let mut limit = bound.estimate(start);
+    let mut bounds = Vec::new();
+    let mut search = Search::new(start, bound, all);
+    let (vertical, horizontal) = bound.states(start);
+    loop {
+        let clock = Instant::now();
+        search.nodes = u64::from(bounds.is_empty()); // the root, once
+        search.next = u32::MAX;
+        search.limit = limit;
+        if limit == 0 {
+            // The start is the goal.
+            search.solutions.push(Vec::new());
+        } else {
+            search.explore(start.blank(), None, 0, vertical, horizontal);
+        }
+        let stats = BoundStats {
+            happy: limit,
+            sad: 0,
+            nodes: Some(search.nodes),
+            seconds: clock.elapsed().as_secs_f64(),
+            completed: all || search.solutions.is_empty(),
+            solutions: search.solutions.len() as u64,
+        };
+        progress(&stats);
+        bounds.push(stats);
+        if !search.solutions.is_empty() || search.next == u32::MAX {
+            break;
+        }
+        limit = search.next;
+    }
+    let solutions = std::mem::take(&mut search.solutions)
+        .into_iter()
+        .filter_map(|moves| Solution::from_moves(start, moves))
+        .collect();
+    SearchOutcome {
+        solutions,
+        stats: SearchStats::from_bounds(bounds),
+    }
+}
+
+/// One depth-first pass and what it found.
+struct Search<'a> {
+    board: Board,
+    bound: &'a LowerBound,
+    jumps: Jumps,
+    all: bool,
+    tiles: [u8; MAX_CELLS],
+    /// `row[tile]`, `col[tile]`: the row and column of the tile's home.
+    home_row: [u8; MAX_CELLS],
+    home_col: [u8; MAX_CELLS],
+    /// The tiles pushed so far on the current path (the STM path of its jumps).
+    path: Vec<u8>,
+    limit: u32,
+    /// The least `g + h` cut off in this pass.
+    next: u32,
+    nodes: u64,
+    solutions: Vec<Vec<u8>>,
+}
+
+impl<'a> Search<'a> {
+    fn new(start: &Position, bound: &'a LowerBound, all: bool) -> Search<'a> {
+        let board = start.board();
+        let mut tiles = [0u8; MAX_CELLS];
+        tiles[..board.cells()].copy_from_slice(start.tiles());
+        let mut home_row = [0u8; MAX_CELLS];
+        let mut home_col = [0u8; MAX_CELLS];
+        for tile in 1..board.cells() {
+            let home = board.home(tile as u8);
+            home_row[tile] = board.row(home) as u8;
+            home_col[tile] = board.col(home) as u8;
+        }
+        Search {
+            board,
+            bound,
+            jumps: Jumps::new(board),
+            all,
+            tiles,
+            home_row,
+            home_col,
+            path: Vec::new(),
+            limit: 0,
+            next: u32::MAX,
+            nodes: 0,
+            solutions: Vec::new(),
+        }
+    }
+
+    /// Tries every jump from the node whose blank is on `blank`, reached by a move on `came`
+    /// (none at the root) after `g` moves, its parts in states `vertical` and `horizontal`.
+    /// Returns `true` when the search should stop.
+    fn explore(
+        &mut self,
+        blank: usize,
+        came: Option<Axis>,
+        g: u32,
+        vertical: u32,
+        horizontal: u32,
+    ) -> bool {
+        let cols = self.board.cols();
+        let count = self.jumps.from(blank).len();
+        for j in 0..count {
+            let jump = self.jumps.from(blank)[j];
+            let axis = jump.jump.axis();
+            if Some(axis) == came {
+                continue;
+            }
+            self.nodes += 1;
+            // Slide the tiles the blank passes, one cell each, updating the moved axis's part.
+            let (mut v, mut h) = (vertical, horizontal);
+            let mut here = blank;
+            for &cell in jump.passed() {
+                let cell = usize::from(cell);
+                let tile = self.tiles[cell];
+                match axis {
+                    Axis::Vertical => {
+                        let class = usize::from(self.home_row[usize::from(tile)]);
+                        v = self.bound.vertical.step(v, class, cell / cols, here / cols);
+                    }
+                    Axis::Horizontal => {
+                        let class = usize::from(self.home_col[usize::from(tile)]);
+                        h = self
+                            .bound
+                            .horizontal
+                            .step(h, class, cell % cols, here % cols);
+                    }
+                }
+                self.tiles[here] = tile;
+                self.tiles[cell] = 0;
+                self.path.push(tile);
+                here = cell;
+            }
+            let estimate = self
+                .bound
+                .combine(v, h, Some(axis.other()))
+                .max(self.bound.table_estimate(&self.tiles[..self.board.cells()]));
+            let f = g + 1 + estimate;
+            let stop = if estimate == 0 {
+                debug_assert!(self.is_goal());
+                self.solutions.push(self.path.clone());
+                !self.all
+            } else if f <= self.limit {
+                self.explore(here, Some(axis), g + 1, v, h)
+            } else {
+                self.next = self.next.min(f);
+                false
+            };
+            // Slide them back.
+            for &cell in jump.passed().iter().rev() {
+                let cell = usize::from(cell);
+                let tile = self.path.pop().unwrap_or(0);
+                let back = self
+                    .board
+                    .neighbour(cell, jump.jump.direction.reverse())
+                    .unwrap_or(cell);
+                self.tiles[cell] = tile;
+                self.tiles[back] = 0;
+            }
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn is_goal(&self) -> bool {
+        let cells = self.board.cells();
+        self.tiles[..cells - 1]
+            .iter()
+            .enumerate()
+            .all(|(cell, &t)| usize::from(t) == cell + 1)
+    }
+}

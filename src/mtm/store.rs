@@ -1,0 +1,96 @@
+//! Where the relabelled 4x4 table ([`super::relabel`]) is kept: a file `mtm-relabel-4x4.bin`
+//! in `--tables DIR`, else `$FIFTEEN_MTM_TABLES`, else the user's cache directory
+//! (`~/.cache/fifteen`). The file is a header (magic, number of entries, CRC-32 of the
+//! entries) and one byte per arrangement; a file whose header or checksum does not match is
+//! named on stderr and rebuilt. A new table is written to a temporary file beside it and
+//! renamed, so a reader never sees half a table. Invariant: a table handed out either was
+//! built in this process or matched its checksum when read.
+
+use super::relabel::{RelabelTable, STATES};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"FIFMTM01";
+const NAME: &str = "mtm-relabel-4x4.bin";
+
+/// The directory of the MTM tables: `dir` if given, else `$FIFTEEN_MTM_TABLES` if set and
+/// non-empty, else the user's cache directory.
+pub fn directory(dir: Option<&Path>) -> Option<PathBuf> {
+    if let Some(dir) = dir {
+        return Some(dir.to_path_buf());
+    }
+    match std::env::var_os("FIFTEEN_MTM_TABLES") {
+        Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
+        _ => directories::ProjectDirs::from("", "", "fifteen")
+            .map(|dirs| dirs.cache_dir().to_path_buf()),
+    }
+}
+
+/// The table read from `dir`, or built (about a minute) and kept there; the build's levels
+/// and any trouble with the file go to stderr.
+pub fn load_or_build(dir: Option<&Path>) -> RelabelTable {
+    let path = directory(dir).map(|d| d.join(NAME));
+    if let Some(path) = &path {
+        match read(path) {
+            Ok(Some(table)) => return table,
+            Ok(None) => {}
+            Err(why) => eprintln!("{}: {why}; building it again", path.display()),
+        }
+    }
+    eprintln!("building the MTM table of the relabelled 4x4 board (151 MB, about a minute) ...");
+    let clock = std::time::Instant::now();
+    let table = RelabelTable::build(&mut |_, _| {});
+    eprintln!("built in {:.1} sec", clock.elapsed().as_secs_f64());
+    if let Some(path) = &path {
+        if let Err(why) = write(path, &table) {
+            eprintln!("cannot keep the MTM table in {}: {why}", path.display());
+        }
+    }
+    table
+}
+
+/// The table of a file: `Ok(None)` when there is no file, `Err` when it is not a good one.
+fn read(path: &Path) -> Result<Option<RelabelTable>, String> {
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error.to_string()),
+    };
+    let mut header = [0u8; 20];
+    file.read_exact(&mut header)
+        .map_err(|_| "too short for an MTM table".to_string())?;
+    let count = u64::from_le_bytes(header[8..16].try_into().unwrap_or_default());
+    if &header[..8] != MAGIC || count != STATES as u64 {
+        return Err("not an MTM table of this program".into());
+    }
+    let crc = u32::from_le_bytes(header[16..20].try_into().unwrap_or_default());
+    let mut bytes = Vec::with_capacity(STATES);
+    file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() != STATES || crc32fast::hash(&bytes) != crc {
+        return Err("damaged (its checksum does not match)".into());
+    }
+    RelabelTable::from_bytes(bytes)
+        .map(Some)
+        .ok_or_else(|| "of the wrong size".to_string())
+}
+
+/// Writes the table atomically (a temporary file, then renamed).
+fn write(path: &Path, table: &RelabelTable) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let temporary = path.with_extension(format!("tmp{}", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temporary)?;
+        file.write_all(MAGIC)?;
+        file.write_all(&(STATES as u64).to_le_bytes())?;
+        file.write_all(&crc32fast::hash(table.bytes()).to_le_bytes())?;
+        file.write_all(table.bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
+}

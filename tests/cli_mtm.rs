@@ -1,0 +1,198 @@
+//! `--metric mtm` on the command line: the players' notation replays to the goal in as many
+//! moves as breadth-first search finds, the JSON and the pictures say the same, a batch and
+//! the cross-check and comparison agree, and what cannot be done is one line and status 2.
+
+mod common;
+use common::run;
+use fifteen::mtm::bfs::distances;
+use fifteen::mtm::moves::play;
+use fifteen::mtm::notation::parse;
+use fifteen::{Board, Convention, Position};
+
+const START: &str = "867254301";
+
+/// The MTM distance of a 3x3 position, by breadth-first search.
+fn distance(position: &str) -> usize {
+    let start = Position::parse(position, None, Convention::Knuth).expect("valid");
+    distances(Board::new(3, 3).expect("valid"), 1 << 30).expect("small")[&start] as usize
+}
+
+/// Plays moves in players' notation from `start` and says whether they reach the goal, and
+/// how many moves they are.
+fn replays(start: &str, moves: &str, convention: Convention) -> (bool, usize) {
+    let mut position = Position::parse(start, None, convention).expect("valid");
+    let jumps = parse(moves, convention).expect("players' notation");
+    for &jump in &jumps {
+        assert!(play(&mut position, jump).is_some(), "{moves}");
+    }
+    (position.is_goal(), jumps.len())
+}
+
+#[test]
+fn a_solution_in_players_notation() {
+    let (status, out, err) = run(&["solve", "--metric", "mtm", START]);
+    assert_eq!(status, 0, "{err}");
+    let last = out.lines().last().expect("a solution line");
+    let (head, rest) = last.split_once(": ").expect("Solution in …: MOVES (T sec)");
+    let moves = rest.rsplit_once(" (").expect("a time").0;
+    let d = distance(START);
+    assert!(
+        head.starts_with(&format!("Solution in {d} moves (")),
+        "{last}"
+    );
+    assert_eq!(replays(START, moves, Convention::Knuth), (true, d));
+    // Every line before it is a bound below the distance.
+    for line in out.lines().rev().skip(1) {
+        assert!(line.starts_with(" ... no solution with "), "{line}");
+    }
+    // Korf's convention turns the board round: the letters change, the count does not.
+    let korf = Position::parse(START, None, Convention::Knuth)
+        .expect("valid")
+        .notation(Convention::Korf);
+    let (status, out, _) = run(&["solve", "--metric", "mtm", "--convention", "korf", &korf]);
+    assert_eq!(status, 0);
+    let last = out.lines().last().expect("a solution line");
+    let moves = last
+        .split_once(": ")
+        .expect("moves")
+        .1
+        .rsplit_once(" (")
+        .expect("time")
+        .0;
+    assert_eq!(replays(&korf, moves, Convention::Korf), (true, d));
+}
+
+#[test]
+fn json_stats_and_pictures_agree() {
+    let (status, out, _) = run(&["solve", "--metric", "mtm", "--json", START]);
+    assert_eq!(status, 0);
+    let report: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    let d = distance(START);
+    assert_eq!(report["metric"], "mtm");
+    assert_eq!(report["engine"], "ida");
+    assert_eq!(report["length"], d);
+    let tiles = report["tiles"].as_str().expect("tiles pushed");
+    assert_eq!(report["stm_length"], tiles.len());
+    let moves = report["moves"].as_str().expect("moves");
+    assert_eq!(replays(START, moves, Convention::Knuth), (true, d));
+    let bounds = report["bounds"].as_array().expect("bounds");
+    assert_eq!(bounds.last().expect("a bound")["bound"], d);
+    let nodes: u64 = bounds
+        .iter()
+        .map(|b| b["nodes"].as_u64().expect("nodes"))
+        .sum();
+    assert_eq!(report["nodes"], nodes);
+
+    let (status, out, _) = run(&["solve", "--metric", "mtm", "--stats", START]);
+    assert_eq!(status, 0);
+    assert!(
+        out.contains(&format!("{d} moves in the multi-tile metric")),
+        "{out}"
+    );
+    assert!(out.contains(&format!("{nodes} nodes generated")), "{out}");
+
+    let (status, out, _) = run(&["solve", "--metric", "mtm", "--moves", "board", START]);
+    assert_eq!(status, 0);
+    let numbered = out
+        .lines()
+        .filter(|l| {
+            l.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
+        })
+        .count();
+    assert_eq!(numbered, d, "{out}");
+    assert!(out.trim_end().ends_with("1 2 3\n4 5 6\n7 8 ."), "{out}");
+}
+
+#[test]
+fn both_engines_and_a_batch() {
+    let d = distance(START);
+    let (status, out, _) = run(&["solve", "--metric", "mtm", "--engine", "bfs", START]);
+    assert_eq!(status, 0);
+    assert!(out.starts_with(&format!("Solution in {d} moves")), "{out}");
+    let file = tempfile::NamedTempFile::new().expect("a temporary file");
+    std::fs::write(
+        file.path(),
+        format!("{START}\n# a comment\n123456780\n12345678x\n"),
+    )
+    .expect("written");
+    let path = file.path().to_str().expect("a path");
+    let (status, out, err) = run(&["solve", "--metric", "mtm", "--file", path]);
+    assert_eq!(status, 2, "the bad line");
+    assert!(err.contains("line 4"), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with(&format!("{START}: Solution in {d} moves")));
+    assert!(lines[1].starts_with("123456780: Solution in 0 moves"));
+    assert!(lines[2].starts_with("2 positions solved"));
+}
+
+#[test]
+fn crosscheck_and_compare() {
+    let (status, out, err) = run(&[
+        "crosscheck",
+        "--metric",
+        "mtm",
+        "--size",
+        "3x3",
+        "--count",
+        "25",
+    ]);
+    assert_eq!(status, 0, "{out}{err}");
+    assert_eq!(out.trim(), "25 positions, 50 engine runs, 0 disagreements");
+    let (status, out, _) = run(&[
+        "crosscheck",
+        "--metric",
+        "mtm",
+        "--size",
+        "2x4",
+        "--count",
+        "25",
+        "--walk",
+        "30",
+    ]);
+    assert_eq!(status, 0, "{out}");
+    assert!(out.ends_with(", 0 disagreements\n"), "{out}");
+
+    let (status, out, err) = run(&["compare", "--metric", "mtm", "--repeat", "1", START]);
+    assert_eq!(status, 0, "{err}");
+    let d = distance(START).to_string();
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .filter(|l| l.starts_with(START))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert_eq!((rows[0][1], rows[1][1]), ("ida", "bfs"));
+    assert!(rows.iter().all(|r| r[2] == d), "{out}");
+}
+
+#[test]
+fn what_cannot_be_done_is_one_line() {
+    for args in [
+        &["solve", "--metric", "mtm", "--engine", "automaton", START][..],
+        &["solve", "--metric", "mtm", "--heuristic", "6-6-3", START],
+        &["solve", "--metric", "mtm", "--heuristic", "relabel", START],
+        &["solve", "--metric", "mtm", "--order", "SEWN", START],
+        &["solve", "--metric", "mtm", "--prune", "fsm", START],
+        &["crosscheck", "--metric", "mtm", "--prune", "none"],
+        &["compare", "--metric", "mtm", "--prune", "fsm", START],
+        &[
+            "solve", "--metric", "mtm", "--engine", "bfs", "--all", START,
+        ],
+        &["crosscheck", "--metric", "mtm", "--engines", "automaton"],
+        &["compare", "--metric", "mtm", "--plot", "x.svg", START],
+        &["solve", "--metric", "xtm", START],
+    ] {
+        let (status, out, err) = run(args);
+        assert_eq!(status, 2, "{args:?}: {out}{err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
+    let (_, _, err) = run(&["solve", "--metric", "mtm", "--engine", "automaton", START]);
+    assert!(err.contains("not generated yet"), "{err}");
+    // Unsolvable: Knuth's line, status 1.
+    let (status, out, _) = run(&["solve", "--metric", "mtm", "123456870"]);
+    assert_eq!(status, 1);
+    assert!(out.starts_with("Sorry"), "{out}");
+}

@@ -1,0 +1,190 @@
+//! The multi-tile metric: the reference MTM IDA* against breadth-first search in SLIDING's
+//! style 3 (exactly MTM on an n-puzzle), over every position of the small boards and samples
+//! of the larger ones; every solution replayed, its MTM moves counted from its path.
+
+use fifteen::engine::{Engine, SearchOptions};
+use fifteen::mtm::bfs::distances;
+use fifteen::mtm::moves::length;
+use fifteen::mtm::search::MtmIda;
+use fifteen::mtm::{BoundChoice, Config};
+use fifteen::random::PositionSource;
+use fifteen::{Board, Position};
+
+fn walking() -> MtmIda {
+    MtmIda {
+        config: Config {
+            bound: BoundChoice::Walking,
+            tables: None,
+        },
+    }
+}
+
+/// Solves the positions of `board` that `keep` keeps (given the position's index in the
+/// order of their notations and its distance) with the reference engine and checks them
+/// against the breadth-first distances; returns the largest distance, the positions reachable
+/// and the positions solved.
+fn exhaustive_if(
+    rows: usize,
+    cols: usize,
+    keep: impl Fn(usize, u32) -> bool,
+) -> (u32, usize, usize) {
+    let board = Board::new(rows, cols).expect("valid");
+    let all = distances(board, 1 << 30).expect("small board");
+    let engine = walking();
+    let options = SearchOptions::default();
+    let mut sorted: Vec<(&Position, &u32)> = all.iter().collect();
+    sorted.sort_by_key(|(p, _)| p.notation(fifteen::Convention::Knuth));
+    let mut solved = 0;
+    for (i, (start, &distance)) in sorted.into_iter().enumerate() {
+        if !keep(i, distance) {
+            continue;
+        }
+        solved += 1;
+        let outcome = engine
+            .solve(start, &options, &mut |_| {})
+            .expect("solvable");
+        let solution = &outcome.solutions[0];
+        assert!(solution.solves(start), "{start:?}");
+        assert_eq!(
+            length(start, &solution.moves),
+            Some(distance as usize),
+            "{start:?}"
+        );
+        let last = outcome.stats.bounds.last().expect("a bound");
+        assert_eq!(last.happy, distance, "{start:?}: the last bound");
+    }
+    (all.values().copied().max().unwrap_or(0), all.len(), solved)
+}
+
+/// Every position of a board.
+fn exhaustive(rows: usize, cols: usize) -> (u32, usize) {
+    let (max, reachable, _) = exhaustive_if(rows, cols, |_, _| true);
+    (max, reachable)
+}
+
+#[test]
+fn every_2x2_2x3_and_3x2_position() {
+    // 12 and 360 positions (half of the permutations are unreachable).
+    assert_eq!(exhaustive(2, 2).1, 12);
+    assert_eq!(exhaustive(2, 3).1, 360);
+    assert_eq!(exhaustive(3, 2).1, 360);
+}
+
+#[test]
+fn every_2x4_and_4x2_position() {
+    assert_eq!(exhaustive(2, 4).1, 20_160);
+    assert_eq!(exhaustive(4, 2).1, 20_160);
+}
+
+#[test]
+fn the_far_3x3_positions_and_every_13th_other() {
+    // All 181,440 take about 40 seconds here: the 631 positions 22 moves or more away
+    // (where a search is longest and a bound most likely to be wrong) and every 13th of the
+    // others. God's number of the 8-puzzle in MTM is 24.
+    let (max, reachable, solved) = exhaustive_if(3, 3, |i, d| d >= 22 || i % 13 == 0);
+    assert_eq!((max, reachable), (24, 181_440));
+    assert!(solved > 631 + 180_809 / 13, "{solved}");
+}
+
+/// The reference engine and the breadth-first one on `count` positions of `board` (random
+/// walks of `walk` moves), with the same MTM length, and paths that replay.
+fn against_bfs(board: Board, walk: usize, count: usize, engine: &dyn Engine) {
+    let mut source = PositionSource::new(31);
+    let options = SearchOptions {
+        memory_limit: Some(1 << 30),
+        ..SearchOptions::default()
+    };
+    for _ in 0..count {
+        let start = source.random_walk(board, walk);
+        let ida = engine
+            .solve(&start, &options, &mut |_| {})
+            .expect("solvable");
+        let bfs = fifteen::mtm::bfs::engine()
+            .solve(&start, &options, &mut |_| {})
+            .expect("fits");
+        for outcome in [&ida, &bfs] {
+            assert!(outcome.solutions[0].solves(&start), "{start:?}");
+        }
+        let (a, b) = (
+            length(&start, &ida.solutions[0].moves),
+            length(&start, &bfs.solutions[0].moves),
+        );
+        assert_eq!(a, b, "{start:?}");
+        assert_eq!(Some(bfs.stats.bounds[0].happy as usize), b, "{start:?}");
+    }
+}
+
+#[test]
+fn samples_of_3x4_and_4x3() {
+    for (rows, cols) in [(3, 4), (4, 3)] {
+        let board = Board::new(rows, cols).expect("valid");
+        against_bfs(board, 20, 12, &walking());
+    }
+}
+
+#[test]
+fn samples_of_4x4_with_walking_distance() {
+    against_bfs(Board::fifteen(), 12, 12, &walking());
+}
+
+#[test]
+fn every_optimal_solution_is_as_long_as_the_first() {
+    let start = Position::parse("867254301", None, fifteen::Convention::Knuth).expect("valid");
+    let options = SearchOptions {
+        all: true,
+        ..SearchOptions::default()
+    };
+    let outcome = walking()
+        .solve(&start, &options, &mut |_| {})
+        .expect("solvable");
+    let distance = distances(start.board(), 1 << 30).expect("small")[&start];
+    assert!(outcome.solutions.len() > 1);
+    let mut seen = std::collections::HashSet::new();
+    for solution in &outcome.solutions {
+        assert!(solution.solves(&start));
+        assert_eq!(length(&start, &solution.moves), Some(distance as usize));
+        assert!(seen.insert(solution.moves.clone()), "each solution once");
+    }
+}
+
+/// The reference engine with the relabelled 4x4 table, kept under the build's scratch
+/// directory (or `$FIFTEEN_MTM_TABLES`): built once, in about 40 seconds, then read.
+fn relabelled() -> MtmIda {
+    let dir = std::env::var_os("FIFTEEN_MTM_TABLES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("mtm-tables"));
+    MtmIda {
+        config: Config {
+            bound: BoundChoice::Relabel,
+            tables: Some(dir),
+        },
+    }
+}
+
+#[test]
+fn the_relabelled_table_on_4x4() {
+    let engine = relabelled();
+    // Against breadth-first search on short walks.
+    against_bfs(Board::fifteen(), 12, 12, &engine);
+    // Against walking distance alone on two of Korf's instances that it solves in seconds:
+    // the same lengths, in far fewer nodes.
+    let options = SearchOptions::default();
+    for id in [46, 86] {
+        let start = fifteen::korf100::instance(id)
+            .expect("an instance")
+            .position;
+        let with = engine
+            .solve(&start, &options, &mut |_| {})
+            .expect("solvable");
+        let without = walking()
+            .solve(&start, &options, &mut |_| {})
+            .expect("solvable");
+        assert!(with.solutions[0].solves(&start));
+        assert_eq!(
+            length(&start, &with.solutions[0].moves),
+            length(&start, &without.solutions[0].moves),
+            "Korf {id}"
+        );
+        assert!(with.stats.nodes < without.stats.nodes, "Korf {id}");
+    }
+}
