@@ -10,6 +10,8 @@ use fifteen::mtm::notation::parse;
 use fifteen::{Board, Convention, Position};
 
 const START: &str = "867254301";
+/// Korf's instance 46 (Knuth's convention): 28 MTM moves, solved in milliseconds.
+const KORF46: &str = "509db7631e42fac8";
 
 /// The MTM distance of a 3x3 position, by breadth-first search.
 fn distance(position: &str) -> usize {
@@ -195,4 +197,22 @@ fn what_cannot_be_done_is_one_line() {
     let (status, out, _) = run(&["solve", "--metric", "mtm", "123456870"]);
     assert_eq!(status, 1);
     assert!(out.starts_with("Sorry"), "{out}");
+}
+
+#[test]
+fn the_relabelled_table_is_kept_with_the_tables_and_listed() {
+    // A 4x4 solve reads the relabelled table from the tables' directory, or builds it there.
+    let (status, _, err) = run(&["solve", "--metric", "mtm", "--heuristic", "relabel", KORF46]);
+    assert_eq!(status, 0, "{err}");
+    let (status, list, _) = run(&["tables", "list"]);
+    assert_eq!(status, 0);
+    let line = list
+        .lines()
+        .find(|l| l.contains("mtm-relabel-4x4.bin"))
+        .unwrap_or_default();
+    assert!(
+        line.contains("151.4 MB")
+            && line.contains("(multi-tile metric: exact table of the relabelled 4x4 board)"),
+        "{list}"
+    );
 }

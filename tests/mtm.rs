@@ -148,11 +148,9 @@ fn every_optimal_solution_is_as_long_as_the_first() {
 }
 
 /// The reference engine with the relabelled 4x4 table, kept under the build's scratch
-/// directory (or `$FIFTEEN_MTM_TABLES`): built once, in about 40 seconds, then read.
+/// directory with the CLI tests' tables: built once, in about 40 seconds, then read.
 fn relabelled() -> MtmIda {
-    let dir = std::env::var_os("FIFTEEN_MTM_TABLES")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("mtm-tables"));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables");
     MtmIda {
         config: Config {
             bound: BoundChoice::Relabel,

@@ -73,7 +73,7 @@ pub struct SolveArgs {
     /// the MTM automaton is not generated yet, so --engine automaton is refused) or bfs
     /// (SLIDING style 3); --heuristic is walking (walking distance in MTM), relabel (4x4: and
     /// a 151 MB table of the relabelled board, built in about 40 s on first use and kept in
-    /// --tables DIR, else $FIFTEEN_MTM_TABLES, else the cache directory) or default (relabel
+    /// --tables DIR, else $FIFTEEN_TABLES, else the cache directory, beside the pattern databases) or default (relabel
     /// on 4x4). Moves are written as players write them: the direction the TILES move and a
     /// count above one (`D3 R L2 U`: three tiles down, one right, ...), --moves blank the
     /// blank's directions; the MTM count comes first, the STM length of the same path beside.

@@ -222,6 +222,24 @@ fn list(store: &Store) -> Result<(), Failure> {
             lines.push(format!("{size}  {}  {what}", path.display()));
             continue;
         }
+        if path
+            .file_name()
+            .is_some_and(|n| n == crate::mtm::store::NAME)
+        {
+            // The exact MTM table of the relabelled 4x4 board (`--metric mtm`).
+            let what = match crate::mtm::store::check(path) {
+                Ok(()) => {
+                    total += bytes;
+                    "(multi-tile metric: exact table of the relabelled 4x4 board)".to_string()
+                }
+                Err(error) => {
+                    damaged += 1;
+                    format!("DAMAGED: {error}")
+                }
+            };
+            lines.push(format!("{size}  {}  {what}", path.display()));
+            continue;
+        }
         let status = match table {
             Some((_, key, len, _)) => match TableFile::open(path, key, *len) {
                 Err(CacheError::Version(_, 1, _)) => cache::read_version_1(path, key, *len)

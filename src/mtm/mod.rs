@@ -77,7 +77,7 @@ impl BoundChoice {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Config {
     pub bound: BoundChoice,
-    /// `--tables DIR`, else `$FIFTEEN_MTM_TABLES`, else the user's cache directory.
+    /// `--tables DIR`, else `$FIFTEEN_TABLES`, else the user's cache directory.
     pub tables: Option<PathBuf>,
 }
 

@@ -1,6 +1,6 @@
 //! Where the relabelled 4x4 table ([`super::relabel`]) is kept: a file `mtm-relabel-4x4.bin`
-//! in `--tables DIR`, else `$FIFTEEN_MTM_TABLES`, else the user's cache directory
-//! (`~/.cache/fifteen`). The file is a header (magic, number of entries, CRC-32 of the
+//! beside the pattern databases (`--tables DIR`, else `$FIFTEEN_TABLES`, else the user's cache
+//! directory, `~/.cache/fifteen`). The file is a header (magic, number of entries, CRC-32 of the
 //! entries) and one byte per arrangement; a file whose header or checksum does not match is
 //! named on stderr and rebuilt. A new table is written to a temporary file beside it and
 //! renamed, so a reader never sees half a table. Invariant: a table handed out either was
@@ -11,18 +11,20 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"FIFMTM01";
-const NAME: &str = "mtm-relabel-4x4.bin";
+/// The table's file name.
+pub const NAME: &str = "mtm-relabel-4x4.bin";
 
-/// The directory of the MTM tables: `dir` if given, else `$FIFTEEN_MTM_TABLES` if set and
-/// non-empty, else the user's cache directory.
+/// The directory of the MTM tables: the pattern databases' (`dir` if given, else
+/// `$FIFTEEN_TABLES` if set and non-empty, else the user's cache directory).
 pub fn directory(dir: Option<&Path>) -> Option<PathBuf> {
-    if let Some(dir) = dir {
-        return Some(dir.to_path_buf());
-    }
-    match std::env::var_os("FIFTEEN_MTM_TABLES") {
-        Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
-        _ => directories::ProjectDirs::from("", "", "fifteen")
-            .map(|dirs| dirs.cache_dir().to_path_buf()),
+    crate::heuristic::cache::table_dir(dir).ok()
+}
+
+/// Checks the table file `path` whole (`tables list`).
+pub fn check(path: &Path) -> Result<(), String> {
+    match read(path)? {
+        Some(_) => Ok(()),
+        None => Err("no such file".into()),
     }
 }
 

@@ -15,7 +15,6 @@ pub fn fifteen() -> assert_cmd::Command {
 pub fn command() -> std::process::Command {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"));
     command.env("FIFTEEN_TABLES", scratch().join("tables"));
-    command.env("FIFTEEN_MTM_TABLES", scratch().join("mtm-tables"));
     command
 }
 
