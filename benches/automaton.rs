@@ -2,13 +2,16 @@
 //! reference IDA* (KORF0) on fixed positions, nodes uncounted (the plain solve) and counted;
 //! and both with the same pattern databases (5-5-5, built in memory first), where the
 //! automaton updates the bound by lookups and the reference computes it from scratch; and the
-//! automaton with those tables without and with duplicate pruning (`prune`).
+//! automaton with those tables without and with duplicate pruning (`prune`), and the same on a
+//! fixed 24-puzzle search with the 6-6-6-6 tables when they are cached (`twenty_four`).
 #![forbid(unsafe_code)]
 use criterion::{criterion_group, criterion_main, Criterion};
 use fifteen::engine::automaton::Automaton;
 use fifteen::engine::reference::ReferenceIda;
 use fifteen::heuristic::partition::Partition;
+use fifteen::heuristic::store::{Choice, Store};
 use fifteen::heuristic::{pdb, Heuristic};
+use fifteen::korf50;
 use fifteen::prune::Machine;
 use fifteen::{Board, Convention, Engine, Position, SearchOptions};
 use std::sync::Arc;
@@ -114,5 +117,48 @@ fn pruning(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engines, tables, pruning);
+/// A fixed 5x5 search with the 6-6-6-6 tables, without and with duplicate pruning: Korf &
+/// Felner's #40 (82 moves; 32.6 M nodes without, 19.5 M with). Skipped, with a note, unless
+/// the tables are cached (`fifteen tables build --size 5x5`: about two minutes).
+fn twenty_four(c: &mut Criterion) {
+    let board = Board::new(5, 5).expect("a board");
+    let Ok(store) = Store::new(None) else {
+        return;
+    };
+    let missing = store
+        .known()
+        .iter()
+        .any(|(path, .., partition)| partition.name() == "6-6-6-6" && !path.exists());
+    if missing {
+        let dir = store.dir().display();
+        eprintln!("skipped: the 5x5 6-6-6-6 tables are not cached in {dir}");
+        return;
+    }
+    let Ok(heuristic) = store.heuristic(&Choice::Tables("6-6-6-6".into()), board) else {
+        return;
+    };
+    let Some(instance) = korf50::instances().into_iter().find(|i| i.id == 40) else {
+        return;
+    };
+    let machine = Arc::new(Machine::build(fifteen::prune::DEPTH));
+    let mut group = c.benchmark_group("twenty_four");
+    group.sample_size(10);
+    for (name, prune) in [("none", Arc::default()), ("fsm", machine)] {
+        let options = SearchOptions {
+            heuristic: heuristic.clone(),
+            prune,
+            ..SearchOptions::default()
+        };
+        group.bench_function(format!("automaton/6-6-6-6/{name}/korf50-40"), |b| {
+            b.iter(|| {
+                Automaton
+                    .solve(&instance.position, &options, &mut |_| {})
+                    .map(|o| o.length())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engines, tables, pruning, twenty_four);
 criterion_main!(benches);
