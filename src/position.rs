@@ -260,19 +260,18 @@ impl Position {
         Some(tile)
     }
 
+    /// The blank's move that pushes `tile`, if it stands next to the blank.
+    pub fn direction_of(&self, tile: u8) -> Option<Direction> {
+        Direction::ALL
+            .into_iter()
+            .find(|&d| tile != 0 && self.tile_beyond_blank(d) == Some(tile))
+    }
+
     /// Pushes `tile` into the blank, if it stands next to it.
     pub fn push(&mut self, tile: u8) -> bool {
-        let blank = self.blank();
-        for d in Direction::ALL {
-            if let Some(from) = self.board.neighbour(blank, d) {
-                if self.tiles[from] == tile && tile != 0 {
-                    self.tiles[blank] = tile;
-                    self.tiles[from] = 0;
-                    return true;
-                }
-            }
-        }
-        false
+        self.direction_of(tile)
+            .and_then(|d| self.move_blank(d))
+            .is_some()
     }
 
     /// Plays a sequence of pushed tiles (Knuth's numbering) and returns the final position.
@@ -330,10 +329,7 @@ impl Position {
         let mut position = *self;
         let mut letters = String::with_capacity(moves.len());
         for &tile in moves {
-            let Some(d) = Direction::ALL
-                .into_iter()
-                .find(|&d| position.tile_beyond_blank(d) == Some(tile))
-            else {
+            let Some(d) = position.direction_of(tile) else {
                 break;
             };
             position.move_blank(d);

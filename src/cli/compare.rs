@@ -517,7 +517,7 @@ fn engines(args: &CompareArgs, heuristics: &[Choice]) -> (Vec<Contestant>, bool)
                     name = format!("{name}/{heuristic}");
                 }
                 if let Some(prune) = prune {
-                    name = format!("{name}/{}", prune_name(prune));
+                    name = format!("{name}/{}", prune.name());
                 }
                 contestants.push(Contestant::Engine {
                     engine: kind.engine(),
@@ -530,13 +530,6 @@ fn engines(args: &CompareArgs, heuristics: &[Choice]) -> (Vec<Contestant>, bool)
         }
     }
     (contestants, left_out_oracle)
-}
-
-fn prune_name(prune: Prune) -> &'static str {
-    match prune {
-        Prune::Fsm => "fsm",
-        Prune::None => "none",
-    }
 }
 
 /// One of a published set of instances, with its optimal length.

@@ -327,7 +327,7 @@ fn plan(args: &PlanArgs) -> Result<(), Failure> {
         convention: name(&args.board.convention),
         engine: name(&args.engine),
         heuristic: heuristic.name(),
-        prune: name(&prune),
+        prune: prune.name().into(),
         tables: checksums(&heuristic),
         bound: format!("{knuth_happy}+{knuth_sad}"),
         happy,

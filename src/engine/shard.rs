@@ -9,7 +9,7 @@
 
 use super::parallel::{self, Found, Item, Kind, Splittable, Subtree};
 use super::{automaton, reference, EngineError, EngineKind};
-use crate::board::{Board, Direction};
+use crate::board::Board;
 use crate::heuristic::pdb::{piece_cells, PatternDb};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
@@ -163,28 +163,15 @@ pub fn subtree(
     happy: u32,
     sad: u32,
 ) -> Option<Subtree> {
-    let (&last, earlier) = path.split_last()?;
-    // The blank's directions along the path, for the machine.
-    let board = start.board();
-    let mut position = *start;
-    let mut state = Machine::START;
+    // The path replayed: the root, the blank's last move and the machine's state.
+    let (mut root, mut came, mut state) = (*start, None, Machine::START);
     for &piece in path {
-        let d = Direction::ALL.into_iter().find(|&d| {
-            board
-                .neighbour(position.blank(), d)
-                .is_some_and(|cell| position.tiles()[cell] == piece)
-        })?;
+        let d = root.direction_of(piece)?;
         state = machine.step(state, d)?;
-        position.move_blank(d)?;
+        root.move_blank(d)?;
+        came = Some(d);
     }
-    let before = start.replay(earlier).ok()?;
-    let mut root = before;
-    if !root.push(last) {
-        return None;
-    }
-    let came = Direction::ALL
-        .into_iter()
-        .find(|&d| board.neighbour(before.blank(), d) == Some(root.blank()))?;
+    let came = came?;
     let values = heuristic.tables().map_or(Default::default(), |db| {
         let (at, blank) = piece_cells(&root);
         db.values(&at, blank)

@@ -40,6 +40,16 @@ pub enum Prune {
     Fsm,
 }
 
+impl Prune {
+    /// The name users pick it by (`--prune NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Prune::None => "none",
+            Prune::Fsm => "fsm",
+        }
+    }
+}
+
 /// The machine: a state for every end of the path that begins a forbidden word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Machine {
