@@ -12,10 +12,11 @@
 //! Any MTM path of the puzzle is one of the relabelled board, so the table's distance is a
 //! lower bound; a position and its transposition (the board reflected about the main
 //! diagonal, tiles renamed to match) have the same MTM distance, so the bound is the larger of
-//! the two lookups. There are 16 * C(15,2) * C(13,4) * C(9,5) = 151,351,200 arrangements, one
-//! byte each, ranked as the blank's cell, then the cells of classes 1, 2 and 3 among the cells
-//! left (colex ranks of subsets); class 4 fills the rest. The table is built breadth-first from
-//! the goal, a level at a time by scanning for the states of the level before.
+//! the two lookups. There are C(16,2) * C(14,4) * C(10,4) * C(6,5) = 151,351,200 arrangements,
+//! one byte each, ranked as the cells of classes 1, 2, 4 and 3 in turn, each among the cells
+//! left (colex ranks of subsets); the blank takes the last cell. The table is built
+//! breadth-first from the goal, a level at a time by scanning for the states of the level
+//! before.
 //!
 //! Invariant: `distance[rank(a)]` is the fewest MTM moves from arrangement `a` to the goal's.
 
@@ -24,8 +25,14 @@ use crate::position::Position;
 
 /// The class of each tile (index = tile, Knuth's numbering; 0 is the blank's class 0).
 pub const CLASSES: [u8; 16] = [0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3, 4, 4, 3, 4, 4];
-/// Tiles of classes 1 to 4.
+/// Tiles of the blank's class 0 and of classes 1 to 4.
 const SIZES: [usize; 5] = [1, 2, 4, 5, 4];
+/// The order in which the classes' cells are ranked, most significant first: the blank's cell
+/// is what the other classes leave. A move changes the blank's digit and the moved tiles'
+/// classes' (and those ranked after them), so the classes of most tiles come last and most
+/// moves stay within a few kilobytes of the table (with the blank ranked first, every move
+/// jumped megabytes and every lookup missed the caches).
+const ORDER: [usize; 5] = [1, 2, 4, 3, 0];
 /// Arrangements in all.
 pub const STATES: usize = 151_351_200;
 const UNSEEN: u8 = u8::MAX;
@@ -61,9 +68,9 @@ impl Ranker {
         let choose = binomials();
         let mut radix = [0u32; 5];
         let mut left = 16;
-        for (k, &size) in SIZES.iter().enumerate() {
-            radix[k] = choose[left][size];
-            left -= size;
+        for (k, &class) in ORDER.iter().enumerate() {
+            radix[k] = choose[left][SIZES[class]];
+            left -= SIZES[class];
         }
         Ranker { choose, radix }
     }
@@ -74,7 +81,8 @@ impl Ranker {
     pub fn rank(&self, masks: &[u16; 5]) -> usize {
         let mut remaining: u32 = 0xffff;
         let mut rank = 0usize;
-        for (k, &mask) in masks.iter().enumerate().take(4) {
+        for (k, &class) in ORDER.iter().enumerate().take(4) {
+            let mask = masks[class];
             let mut cells = u32::from(mask);
             let mut sub = 0u32;
             let mut j = 1;
@@ -98,13 +106,13 @@ impl Ranker {
             subs[k] = (rank % self.radix[k] as usize) as u32;
             rank /= self.radix[k] as usize;
         }
-        let mut classes = [4u8; 16];
+        let mut classes = [ORDER[4] as u8; 16];
         let mut free: Vec<usize> = (0..16).collect();
-        for (k, &sub) in subs.iter().enumerate() {
+        for (&sub, &class) in subs.iter().zip(&ORDER) {
             // Colex unranking: the largest index first.
             let mut sub = sub;
-            let mut chosen = Vec::with_capacity(SIZES[k]);
-            for j in (1..=SIZES[k]).rev() {
+            let mut chosen = Vec::with_capacity(SIZES[class]);
+            for j in (1..=SIZES[class]).rev() {
                 let mut index = j - 1;
                 while self.choose[index + 1][j] <= sub {
                     index += 1;
@@ -113,7 +121,7 @@ impl Ranker {
                 chosen.push(index);
             }
             for &index in &chosen {
-                classes[free[index]] = k as u8;
+                classes[free[index]] = class as u8;
             }
             chosen.sort_unstable();
             for &index in chosen.iter().rev() {

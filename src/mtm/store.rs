@@ -10,7 +10,8 @@ use super::relabel::{RelabelTable, STATES};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-const MAGIC: &[u8; 8] = b"FIFMTM01";
+/// Format 2: the classes ranked as [`super::relabel`] says (format 1 ranked the blank first).
+const MAGIC: &[u8; 8] = b"FIFMTM02";
 /// The table's file name.
 pub const NAME: &str = "mtm-relabel-4x4.bin";
 
