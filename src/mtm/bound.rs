@@ -178,6 +178,26 @@ impl LowerBound {
         )
     }
 
+    /// The bound of a node as [`LowerBound::combine`] and [`LowerBound::table_estimate`] give
+    /// it, when it is at most `budget`; above `budget`, some value above `budget` and at most
+    /// the bound: the parts are taken cheapest first (walking distance, the table, the table on
+    /// the transposition), and a node that one part already cuts off is not looked up further.
+    #[inline]
+    pub fn estimate_within(
+        &self,
+        vertical: u32,
+        horizontal: u32,
+        next: Option<Axis>,
+        tiles: &[u8],
+        budget: u32,
+    ) -> u32 {
+        let walking = self.combine(vertical, horizontal, next);
+        match &self.table {
+            Some(table) if walking <= budget => walking.max(table.estimate_within(tiles, budget)),
+            _ => walking,
+        }
+    }
+
     /// The bound of a position at the root of a search.
     pub fn estimate(&self, position: &Position) -> u32 {
         let (v, h) = self.states(position);

@@ -247,6 +247,15 @@ impl RelabelTable {
     /// The larger of the distances of the position's arrangement and its transposition's.
     #[inline]
     pub fn estimate_tiles(&self, tiles: &[u8]) -> u32 {
+        let (masks, masks_t) = self.masks(tiles);
+        let a = self.distance[self.ranker.rank(&masks)];
+        let b = self.distance[self.ranker.rank(&masks_t)];
+        u32::from(a.max(b))
+    }
+
+    /// The classes' masks of the tiles' arrangement and of its transposition's.
+    #[inline]
+    fn masks(&self, tiles: &[u8]) -> ([u16; 5], [u16; 5]) {
         let mut masks = [0u16; 5];
         let mut masks_t = [0u16; 5];
         for (cell, &tile) in tiles.iter().enumerate().take(16) {
@@ -255,9 +264,19 @@ impl RelabelTable {
             let cell_t = (cell % 4) * 4 + cell / 4;
             masks_t[usize::from(CLASSES[t])] |= 1 << cell_t;
         }
-        let a = self.distance[self.ranker.rank(&masks)];
-        let b = self.distance[self.ranker.rank(&masks_t)];
-        u32::from(a.max(b))
+        (masks, masks_t)
+    }
+
+    /// [`RelabelTable::estimate_tiles`] when it is at most `budget`; else the first of the two
+    /// lookups above `budget` (the second is not made).
+    #[inline]
+    pub fn estimate_within(&self, tiles: &[u8], budget: u32) -> u32 {
+        let (masks, masks_t) = self.masks(tiles);
+        let a = u32::from(self.distance[self.ranker.rank(&masks)]);
+        if a > budget {
+            return a;
+        }
+        a.max(u32::from(self.distance[self.ranker.rank(&masks_t)]))
     }
 
     pub fn estimate(&self, position: &Position) -> u32 {

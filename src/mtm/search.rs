@@ -192,10 +192,11 @@ impl<'a> Search<'a> {
                 self.path.push(tile);
                 here = cell;
             }
+            let tiles = &self.tiles[..self.board.cells()];
+            let budget = self.limit.saturating_sub(g + 1);
             let estimate = self
                 .bound
-                .combine(v, h, Some(axis.other()))
-                .max(self.bound.table_estimate(&self.tiles[..self.board.cells()]));
+                .estimate_within(v, h, Some(axis.other()), tiles, budget);
             let f = g + 1 + estimate;
             let stop = if estimate == 0 {
                 debug_assert!(self.is_goal());
