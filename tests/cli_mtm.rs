@@ -169,6 +169,89 @@ fn crosscheck_and_compare() {
     assert!(rows.iter().all(|r| r[2] == d), "{out}");
 }
 
+/// `compare --metric mtm` in its three other forms: the JSON rows, the CSV lines and the
+/// chart's marks carry each engine's MTM length (BFS's distance), the STM length of its path
+/// (at least as long) and its node count, the same in all three.
+#[test]
+fn compare_as_json_csv_and_chart() {
+    let d = distance(START);
+    let (status, out, err) = run(&[
+        "compare", "--metric", "mtm", "--repeat", "2", "--json", START,
+    ]);
+    assert_eq!(status, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(report["metric"], "mtm");
+    let rows = report["rows"].as_array().expect("rows");
+    let engines: Vec<&str> = rows
+        .iter()
+        .map(|r| r["engine"].as_str().expect("engine"))
+        .collect();
+    assert_eq!(engines, ["ida", "bfs"]);
+    let mut nodes = Vec::new();
+    for row in rows {
+        assert_eq!(row["position"], START);
+        assert_eq!(row["length"], d);
+        assert!(
+            row["stm_length"].as_u64().expect("stm_length") >= d as u64,
+            "{row}"
+        );
+        assert_eq!(row["runs"].as_array().expect("runs").len(), 2, "{row}");
+        nodes.push(row["nodes"].as_u64().expect("nodes"));
+    }
+    let summary = report["summary"].as_array().expect("summary");
+    assert_eq!(summary.len(), 1, "{report}");
+
+    let (status, out, err) = run(&[
+        "compare", "--metric", "mtm", "--repeat", "1", "--csv", START,
+    ]);
+    assert_eq!(status, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "position,engine,length,stm_length,nodes,seconds,nodes_per_second"
+    );
+    assert_eq!(lines.len(), 3, "{out}");
+    for (line, (engine, n)) in lines[1..].iter().zip(engines.iter().zip(&nodes)) {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields[..3], [START, engine, &d.to_string()], "{line}");
+        assert!(
+            fields[3].parse::<usize>().expect("stm length") >= d,
+            "{line}"
+        );
+        assert_eq!(fields[4], n.to_string(), "{line}");
+    }
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let chart = dir.path().join("mtm.svg");
+    let path = chart.to_str().expect("UTF-8 path");
+    let args = [
+        "compare", "--metric", "mtm", "--repeat", "1", "--plot", path, START,
+    ];
+    let (status, out, err) = run(&args);
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains("lengths in the multi-tile metric"), "{out}");
+    let text = std::fs::read_to_string(&chart).expect("the chart was written");
+    let document = roxmltree::Document::parse(&text).expect("the chart is XML");
+    let mut marked: Vec<(&str, &str, &str)> = document
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("mark"))
+        .filter(|n| n.attribute("data-panel") == Some("nodes"))
+        .map(|n| {
+            let get = |a| n.attribute(a).expect("a mark's data");
+            (get("data-instance"), get("data-series"), get("data-value"))
+        })
+        .collect();
+    marked.sort();
+    let nodes: Vec<String> = nodes.iter().map(u64::to_string).collect();
+    assert_eq!(
+        marked,
+        [
+            (START, "bfs", nodes[1].as_str()),
+            (START, "ida", nodes[0].as_str())
+        ]
+    );
+}
+
 #[test]
 fn what_cannot_be_done_is_one_line() {
     for args in [
@@ -183,7 +266,8 @@ fn what_cannot_be_done_is_one_line() {
             "solve", "--metric", "mtm", "--engine", "bfs", "--all", START,
         ],
         &["crosscheck", "--metric", "mtm", "--engines", "automaton"],
-        &["compare", "--metric", "mtm", "--plot", "x.svg", START],
+        &["compare", "--metric", "mtm", "--korf50", "38"],
+        &["compare", "--metric", "mtm", "--peer", "true", START],
         &["solve", "--metric", "xtm", START],
     ] {
         let (status, out, err) = run(args);
@@ -193,6 +277,12 @@ fn what_cannot_be_done_is_one_line() {
     }
     let (_, _, err) = run(&["solve", "--metric", "mtm", "--engine", "automaton", START]);
     assert!(err.contains("not generated yet"), "{err}");
+    // Korf & Felner's instances are 5x5: no MTM table, so no comparison (none is searched).
+    let (_, _, err) = run(&["compare", "--metric", "mtm", "--korf50", "38"]);
+    assert!(
+        err.starts_with("--korf50 is not available with --metric mtm"),
+        "{err}"
+    );
     // Unsolvable: Knuth's line, status 1.
     let (status, out, _) = run(&["solve", "--metric", "mtm", "123456870"]);
     assert_eq!(status, 1);
@@ -214,5 +304,15 @@ fn the_relabelled_table_is_kept_with_the_tables_and_listed() {
         line.contains("151.4 MB")
             && line.contains("(multi-tile metric: exact table of the relabelled 4x4 board)"),
         "{list}"
+    );
+    // `tables build --metric mtm` finds it there, checks it and says so in one line.
+    let (status, out, err) = run(&["tables", "build", "--metric", "mtm"]);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(
+        out.starts_with(
+            "4x4 multi-tile metric table of the relabelled board: 151351200 entries, 151.4 MB, cached in "
+        ) && out.trim_end().ends_with("mtm-relabel-4x4.bin"),
+        "{out}"
     );
 }

@@ -35,13 +35,15 @@ fn solves_hiroi(dir: &Path) -> String {
 #[test]
 fn tables_are_built_once_then_listed() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let (status, stdout, _) = run(dir.path(), &["tables", "build", "--size", "3x3"]);
+    let (status, stdout, stderr) = run(dir.path(), &["tables", "build", "--size", "3x3"]);
     assert_eq!(status, 0);
     assert!(
         stdout.starts_with("3x3 8 table 1 of 1 (tiles 1,2,3,4,5,6,7,8): 362880 entries, "),
         "{stdout}"
     );
     assert!(stdout.contains("built in"), "{stdout}");
+    // The build is said once, on stdout (issue 28: a "building" line came first on stderr).
+    assert!(!stderr.contains("building"), "{stderr}");
     let (_, again, _) = run(
         dir.path(),
         &["tables", "build", "--size", "3x3", "--heuristic", "8"],
@@ -372,4 +374,47 @@ fn a_second_builder_waits_for_the_first() {
     assert_eq!(output.status.code(), Some(0), "{rest}");
     assert_eq!(rest, "", "nothing built");
     assert!(String::from_utf8_lossy(&output.stdout).contains("Solution in 26+5 moves"));
+}
+
+/// `tables build --metric mtm` builds the multi-tile metric's 4x4 table (about 40 s, so not
+/// here); what has no table is refused in one line before anything is built or written.
+#[test]
+fn the_mtm_table_is_asked_for_by_metric_and_only_where_there_is_one() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (args, said) in [
+        (&["--size", "3x3"][..], "for the 4x4 board only"),
+        (
+            &["--size", "5x5", "--heuristic", "relabel"],
+            "4x4 board only",
+        ),
+        (
+            &["--heuristic", "walking"],
+            "walking distance needs no tables",
+        ),
+        (
+            &["--heuristic", "6-6-3"],
+            "walking, relabel (4x4) or default",
+        ),
+        (
+            &["--heuristic", "manhattan"],
+            "walking, relabel (4x4) or default",
+        ),
+    ] {
+        let mut argv = vec!["tables", "build", "--metric", "mtm"];
+        argv.extend_from_slice(args);
+        let (status, stdout, stderr) = run(dir.path(), &argv);
+        assert_eq!(status, 2, "{argv:?}: {stdout}{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{argv:?}: {stderr}");
+        assert!(stderr.contains(said), "{argv:?}: {stderr}");
+        assert!(stdout.is_empty(), "{argv:?}: {stdout}");
+    }
+    let (status, _, _) = run(dir.path(), &["tables", "build", "--metric", "xtm"]);
+    assert_eq!(status, 2);
+    assert_eq!(
+        std::fs::read_dir(dir.path())
+            .expect("the directory")
+            .count(),
+        0,
+        "nothing built, nothing written"
+    );
 }

@@ -14,6 +14,7 @@ use crate::differential::{disagreements, EngineRun};
 use crate::engine::{Engine, EngineKind, SearchOptions};
 use crate::heuristic::store::Choice;
 use crate::heuristic::Heuristic;
+use crate::mtm::Metric;
 use crate::position::{Convention, Position};
 use crate::prune::Prune;
 use crate::random::PositionSource;
@@ -128,8 +129,8 @@ pub struct CompareArgs {
 
     /// How moves are counted: stm, one tile one cell (everything above), or mtm, the
     /// multi-tile metric (the blank jumps 1 to side-1 cells along a line, one move); with mtm
-    /// the engines are ida and bfs, and the table shows MTM lengths with the STM length of the
-    /// same path
+    /// the engines are ida and bfs, and the table, --json and --csv show MTM lengths with the
+    /// STM length of the same path (--peer and --korf50 are STM only)
     #[arg(long, value_enum, value_name = "METRIC", default_value_t = crate::mtm::Metric::Stm)]
     pub metric: crate::mtm::Metric,
 }
@@ -166,7 +167,11 @@ impl Contestant {
 pub struct Row {
     pub position: String,
     pub engine: String,
+    /// In the metric compared (`--metric`).
     pub length: Option<usize>,
+    /// With `--metric mtm`: the single-tile length of the same path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stm_length: Option<usize>,
     pub nodes: Option<u64>,
     /// Seconds of every timed run.
     pub runs: Vec<f64>,
@@ -273,12 +278,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     let timeout = std::time::Duration::from_secs_f64(args.peer_timeout);
     // Positions can differ a thousandfold in time, so no estimate of the time left: the line
     // says what runs now, how many positions are done, and the time elapsed.
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(500));
+    let bar = spinner();
     let count = positions.len();
 
     // Check: every contestant once, with node counting, and the answers must agree.
@@ -303,6 +303,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                 position: label.clone(),
                 engine: contestant.name(),
                 length: None,
+                stm_length: None,
                 nodes: None,
                 runs: Vec::new(),
                 seconds: 0.0,
@@ -427,51 +428,14 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
         }
     }
     bar.finish_and_clear();
-    for row in &mut rows {
-        row.seconds = median(&row.runs);
-        row.nodes_per_second = row
-            .nodes
-            .filter(|_| row.seconds > 0.0)
-            .map(|n| n as f64 / row.seconds);
-    }
     let names: Vec<String> = contestants.iter().map(Contestant::name).collect();
-    let summary = speedups(&rows, &names, positions.len(), args.repeat);
-    let mut out = super::out();
-    if args.json {
-        let report = serde_json::json!({ "rows": rows, "summary": summary });
-        writeln!(out, "{report}")?;
-    } else if args.csv {
-        writeln!(out, "position,engine,length,nodes,seconds,nodes_per_second")?;
-        for row in &rows {
-            writeln!(
-                out,
-                "{},{},{},{},{:.6},{}",
-                row.position,
-                row.engine,
-                row.length.map_or(String::new(), |l| l.to_string()),
-                row.nodes.map_or(String::new(), |n| n.to_string()),
-                row.seconds,
-                row.nodes_per_second
-                    .map_or(String::new(), |r| format!("{r:.0}")),
-            )?;
-        }
-    } else {
-        let oracles: Vec<String> = contestants
-            .iter()
-            .zip(&with_tables)
-            .filter(|(_, &tables)| tables)
-            .map(|(c, _)| c.name())
-            .collect();
-        print_table(&mut out, &rows, &summary, &oracles)?;
-    }
-    if rows.iter().all(|row| row.runs.is_empty()) {
-        return Err(Failure::Disagreement(
-            "nothing was timed: every contestant declined every position".into(),
-        ));
-    }
-    if let Some(path) = &args.plot {
-        super::write_plot(path, &chart(&rows, &names, args.repeat))?;
-    }
+    let oracles: Vec<String> = contestants
+        .iter()
+        .zip(&with_tables)
+        .filter(|(_, &tables)| tables)
+        .map(|(c, _)| c.name())
+        .collect();
+    report(args, &mut rows, &names, &oracles)?;
     if left_out.bad > 0 {
         return Err(Failure::BadInput(format!(
             "{} bad line{} left out",
@@ -481,6 +445,79 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     }
     if left_out.unsolvable > 0 {
         return Err(Failure::NoSolution(String::new()));
+    }
+    Ok(())
+}
+
+/// The line that says what a comparison runs now (hidden when stderr is not a terminal).
+pub(crate) fn spinner() -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
+    bar
+}
+
+/// The timed rows as the flags ask (`--json`, `--csv`, else the table with its summary),
+/// then the chart of `--plot`; each row's median and rate are filled in first. `oracles`:
+/// contestants whose times are not their tables' speed. Either metric (`args.metric`).
+pub(crate) fn report(
+    args: &CompareArgs,
+    rows: &mut [Row],
+    names: &[String],
+    oracles: &[String],
+) -> Result<(), Failure> {
+    for row in rows.iter_mut() {
+        row.seconds = median(&row.runs);
+        row.nodes_per_second = row
+            .nodes
+            .filter(|_| row.seconds > 0.0)
+            .map(|n| n as f64 / row.seconds);
+    }
+    let positions = rows.len() / names.len().max(1);
+    let summary = speedups(rows, names, positions, args.repeat);
+    let mtm = args.metric == Metric::Mtm;
+    let mut out = super::out();
+    if args.json {
+        let report = serde_json::json!({ "metric": args.metric, "rows": rows, "summary": summary });
+        writeln!(out, "{report}")?;
+    } else if args.csv {
+        let stm = if mtm { "stm_length," } else { "" };
+        writeln!(
+            out,
+            "position,engine,length,{stm}nodes,seconds,nodes_per_second"
+        )?;
+        for row in rows.iter() {
+            let count = |n: Option<usize>| n.map_or(String::new(), |n| n.to_string());
+            let stm = if mtm {
+                format!("{},", count(row.stm_length))
+            } else {
+                String::new()
+            };
+            writeln!(
+                out,
+                "{},{},{},{stm}{},{:.6},{}",
+                row.position,
+                row.engine,
+                count(row.length),
+                row.nodes.map_or(String::new(), |n| n.to_string()),
+                row.seconds,
+                row.nodes_per_second
+                    .map_or(String::new(), |r| format!("{r:.0}")),
+            )?;
+        }
+    } else {
+        print_table(&mut out, rows, &summary, oracles, mtm)?;
+    }
+    if rows.iter().all(|row| row.runs.is_empty()) {
+        return Err(Failure::Disagreement(
+            "nothing was timed: every contestant declined every position".into(),
+        ));
+    }
+    if let Some(path) = &args.plot {
+        super::write_plot(path, &chart(rows, names, args.repeat, args.metric))?;
     }
     Ok(())
 }
@@ -873,7 +910,7 @@ fn speedups(rows: &[Row], names: &[String], positions: usize, repeat: usize) -> 
 }
 
 /// The chart of `--plot`: each contestant's median time and node count per position.
-fn chart(rows: &[Row], names: &[String], repeat: usize) -> String {
+fn chart(rows: &[Row], names: &[String], repeat: usize, metric: Metric) -> String {
     let width = names.len().max(1);
     let instances: Vec<String> = rows
         .iter()
@@ -899,7 +936,10 @@ fn chart(rows: &[Row], names: &[String], repeat: usize) -> String {
         })
         .collect();
     crate::plot::runs(&crate::plot::Runs {
-        title: "fifteen compare: time and nodes per instance".into(),
+        title: match metric {
+            Metric::Stm => "fifteen compare: time and nodes per instance".into(),
+            Metric::Mtm => "fifteen compare --metric mtm: time and nodes per instance".into(),
+        },
         timing: format!(
             "median of {repeat} timed run{}",
             if repeat == 1 { "" } else { "s" }
@@ -910,12 +950,14 @@ fn chart(rows: &[Row], names: &[String], repeat: usize) -> String {
 }
 
 /// The table, its notes (skipped rows; the reference engine's runs with tables, named in
-/// `oracles`) and the summary, if there is anything to compare.
+/// `oracles`) and the summary, if there is anything to compare. With `mtm`, the lengths are
+/// in the multi-tile metric and a column `stm` has the single-tile length of the same path.
 fn print_table(
     out: &mut dyn Write,
     rows: &[Row],
     summary: &[Speedup],
     oracles: &[String],
+    mtm: bool,
 ) -> std::io::Result<()> {
     let width = rows
         .iter()
@@ -929,25 +971,46 @@ fn print_table(
         .max()
         .unwrap_or(6)
         .max(6);
+    let stm = |text: String| {
+        if mtm {
+            format!("  {text:>6}")
+        } else {
+            String::new()
+        }
+    };
     writeln!(
         out,
-        "{:<width$}  {:<engine_width$}  {:>6}  {:>12}  {:>9}  {:>12}",
-        "position", "engine", "length", "nodes", "seconds", "nodes/s"
+        "{:<width$}  {:<engine_width$}  {:>6}{}  {:>12}  {:>9}  {:>12}",
+        "position",
+        "engine",
+        "length",
+        stm("stm".into()),
+        "nodes",
+        "seconds",
+        "nodes/s"
     )?;
     for row in rows {
+        let count = |n: Option<usize>| n.map_or("-".into(), |n| n.to_string());
         writeln!(
             out,
-            "{:<width$}  {:<engine_width$}  {:>6}  {:>12}  {:>9.4}  {:>12}",
+            "{:<width$}  {:<engine_width$}  {:>6}{}  {:>12}  {:>9.4}  {:>12}",
             row.position,
             row.engine,
-            match (&row.skipped, row.length) {
-                (Some(_), _) => "skip".to_string(),
-                (None, length) => length.map_or("-".into(), |l| l.to_string()),
+            match &row.skipped {
+                Some(_) => "skip".to_string(),
+                None => count(row.length),
             },
+            stm(count(row.stm_length)),
             row.nodes.map_or("-".into(), |n| n.to_string()),
             row.seconds,
             row.nodes_per_second
                 .map_or("-".into(), |r| format!("{:.1}M", r / 1e6)),
+        )?;
+    }
+    if mtm {
+        writeln!(
+            out,
+            "(lengths in the multi-tile metric; stm: the same path counted one tile at a time)"
         )?;
     }
     if let Some(row) = rows.iter().find(|r| r.skipped.is_some()) {

@@ -6,10 +6,10 @@
 //! given) and `bfs` (SLIDING's style 3); `--engine automaton` is refused in one line until the
 //! MTM automaton is generated. `--heuristic` names the MTM lower bound (`walking`, `relabel`,
 //! `default`) and `--tables DIR` where the relabelled 4x4 table is kept. Flags that mean
-//! nothing here (`--order`, `--threads` above 1, and in `compare` `--peer`, `--plot`,
-//! `--json`, `--csv`, `--korf50`) are refused rather than ignored.
+//! nothing here (`--order`, `--threads` above 1, `--prune`, and in `compare` `--peer` and
+//! `--korf50`) are refused rather than ignored.
 
-use super::compare::CompareArgs;
+use super::compare::{CompareArgs, Row};
 use super::crosscheck::{check_positions_with, CrosscheckArgs, Judge};
 use super::solve::{convention_hint, print_solutions, SolveArgs};
 use super::Failure;
@@ -400,26 +400,34 @@ pub fn crosscheck(args: &CrosscheckArgs) -> Result<(), Failure> {
 }
 
 /// `fifteen compare --metric mtm`: every MTM engine once on every position with the answers
-/// checked, then timed `--repeat` times round-robin; one table row per position and engine
-/// (MTM length, STM length of its path, nodes, median seconds, nodes per second).
+/// checked, then timed `--repeat` times round-robin; one row per position and engine (MTM
+/// length, STM length of its path, nodes, median seconds, nodes per second) as a table,
+/// `--json` or `--csv`, and `--plot`'s chart, as in STM ([`super::compare::report`]).
 pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
     let unsupported = [
-        (!args.peer.is_empty(), "--peer"),
-        (args.plot.is_some(), "--plot"),
-        (args.json, "--json"),
-        (args.csv, "--csv"),
-        (args.korf50.is_some(), "--korf50"),
-        (args.heuristic.len() > 1, "more than one --heuristic"),
-        (!args.prune.is_empty(), "--prune"),
+        (
+            !args.peer.is_empty(),
+            "--peer is not available with --metric mtm: a peer's solution line is counted in single tiles",
+        ),
+        (
+            args.korf50.is_some(),
+            "--korf50 is not available with --metric mtm: its 5x5 boards have no MTM table, and walking distance alone would not solve them",
+        ),
+        (
+            args.heuristic.len() > 1,
+            "more than one --heuristic is not available with --metric mtm yet",
+        ),
+        (
+            !args.prune.is_empty(),
+            "--prune is for the STM searches (their duplicate move strings), not with --metric mtm",
+        ),
         (
             args.threads.threads.is_some_and(|n| n > 1),
-            "--threads above 1",
+            "the MTM search runs on one thread: leave --threads out with --metric mtm",
         ),
     ];
-    if let Some((_, flag)) = unsupported.iter().find(|(given, _)| *given) {
-        return Err(Failure::BadInput(format!(
-            "{flag} is not available with --metric mtm yet"
-        )));
+    if let Some((_, why)) = unsupported.iter().find(|(given, _)| *given) {
+        return Err(Failure::BadInput(why.to_string()));
     }
     if args.repeat == 0 || args.repeat > super::compare::MAX_REPEAT {
         return Err(Failure::BadInput(format!(
@@ -449,10 +457,14 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
         memory_limit: Some(args.selection.memory),
         ..SearchOptions::default()
     };
-    let mut out = super::out();
+    let bar = super::compare::spinner();
+    let count = positions.len();
     let mut problems = Vec::new();
     let mut rows: Vec<Row> = Vec::new();
-    for (label, start) in &positions {
+    for (p, (label, start)) in positions.iter().enumerate() {
+        bar.set_message(format!(
+            "checking {label} ({p} of {count} positions checked)"
+        ));
         let answers: Vec<EngineRun> = engines
             .iter()
             .map(|engine| EngineRun::new(engine.as_ref(), start, &options))
@@ -463,89 +475,46 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
         for run in &answers {
             let outcome = run.result.as_ref().ok();
             rows.push(Row {
-                label: label.clone(),
-                engine: run.engine,
-                mtm: outcome.and_then(|o| outcome_length(start, o)),
-                stm: outcome.and_then(|o| o.solutions.first()).map(|s| s.len()),
+                position: label.clone(),
+                engine: run.engine.to_string(),
+                length: outcome.and_then(|o| outcome_length(start, o)),
+                stm_length: outcome.and_then(|o| o.solutions.first()).map(|s| s.len()),
                 nodes: outcome.and_then(|o| o.stats.nodes),
-                times: Vec::new(),
-                skipped: run.skipped().is_some(),
+                runs: Vec::new(),
+                seconds: 0.0,
+                nodes_per_second: None,
+                skipped: run.skipped(),
             });
         }
     }
     if !problems.is_empty() {
+        bar.finish_and_clear();
         return Err(Failure::Disagreement(problems.join("\n")));
     }
-    for _ in 0..args.repeat {
-        for (p, (_, start)) in positions.iter().enumerate() {
+    for repeat in 0..args.repeat {
+        for (p, (label, start)) in positions.iter().enumerate() {
+            bar.set_message(format!(
+                "timed run {} of {}: {label} ({p} of {count} positions done)",
+                repeat + 1,
+                args.repeat
+            ));
             for (e, engine) in engines.iter().enumerate() {
                 let row = &mut rows[p * engines.len() + e];
-                if row.skipped {
+                if row.skipped.is_some() {
                     continue;
                 }
                 let clock = Instant::now();
                 let timed = engine.solve(start, &options, &mut |_| {});
                 let seconds = clock.elapsed().as_secs_f64();
                 if timed.is_ok() {
-                    row.times.push(seconds);
+                    row.runs.push(seconds);
                 }
             }
         }
     }
-    let width = positions
-        .iter()
-        .map(|(l, _)| l.len())
-        .max()
-        .unwrap_or(8)
-        .max(8);
-    writeln!(
-        out,
-        "{:width$}  {:6}  {:>6}  {:>6}  {:>14}  {:>10}  {:>10}",
-        "position", "engine", "moves", "stm", "nodes", "seconds", "M nodes/s"
-    )?;
-    let mut totals: Vec<f64> = vec![0.0; engines.len()];
-    for (i, row) in rows.iter().enumerate() {
-        let Row {
-            label,
-            engine,
-            mtm,
-            stm,
-            nodes,
-            times,
-            skipped,
-        } = row;
-        let show = |v: Option<usize>| v.map_or("-".to_string(), |v| v.to_string());
-        if *skipped {
-            writeln!(
-                out,
-                "{label:width$}  {engine:6}  (skipped: beyond --memory)"
-            )?;
-            continue;
-        }
-        let median = super::compare::median(times);
-        totals[i % engines.len()] += median;
-        let rate = nodes.map_or("-".to_string(), |n| {
-            format!("{:.2}", n as f64 / median.max(1e-9) / 1e6)
-        });
-        writeln!(
-            out,
-            "{label:width$}  {engine:6}  {:>6}  {:>6}  {:>14}  {:>10.4}  {:>10}",
-            show(*mtm),
-            show(*stm),
-            nodes.map_or("-".to_string(), |n| n.to_string()),
-            median,
-            rate
-        )?;
-    }
-    for (engine, total) in engines.iter().zip(&totals) {
-        writeln!(
-            out,
-            "{}: {} positions, {total:.3} sec in all (medians of {} runs, multi-tile metric)",
-            engine.name(),
-            positions.len(),
-            args.repeat
-        )?;
-    }
+    bar.finish_and_clear();
+    let names: Vec<String> = engines.iter().map(|e| e.name().to_string()).collect();
+    super::compare::report(args, &mut rows, &names, &[])?;
     if left_out.0 > 0 {
         return Err(Failure::BadInput(format!(
             "{} bad lines left out",
@@ -556,18 +525,4 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
         return Err(Failure::NoSolution(String::new()));
     }
     Ok(())
-}
-
-/// One row of the MTM comparison: an engine on a position.
-struct Row {
-    label: String,
-    engine: &'static str,
-    /// The MTM length, and the STM length of the same path.
-    mtm: Option<usize>,
-    stm: Option<usize>,
-    nodes: Option<u64>,
-    /// Seconds of every timed run.
-    times: Vec<f64>,
-    /// The engine declined the position (the BFS engine's memory).
-    skipped: bool,
 }

@@ -10,6 +10,8 @@ use crate::board::Board;
 use crate::heuristic::cache::{self, CacheError, TableFile};
 use crate::heuristic::partition::Partition;
 use crate::heuristic::store::{Choice, Source, Store};
+use crate::mtm::store::Origin;
+use crate::mtm::{BoundChoice, Metric};
 use crate::prune;
 use clap::{Args, Subcommand};
 use std::io::Write;
@@ -27,23 +29,44 @@ pub struct TablesArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Action {
-    /// Build (or check) the tables of one partition, or of every preset of the board.
+    /// Build (or check) the tables of one partition, or of every preset of the board, and the
+    /// duplicate-pruning machine; with --metric mtm, the multi-tile metric's 4x4 table instead.
+    /// The pattern databases are built on every core (RAYON_NUM_THREADS=N limits them; solve's
+    /// --threads does not), the MTM table on one.
     Build {
         /// Board size RxC (default 4x4).
         #[arg(long, value_name = "RxC")]
         size: Option<Board>,
-        /// The partition (e.g. 6-6-3); every preset of the board when omitted.
+        /// The partition (e.g. 6-6-3); every preset of the board when omitted. With --metric
+        /// mtm: relabel or default (the same table).
         #[arg(long, value_name = "NAME")]
         heuristic: Option<Choice>,
+        /// Which searches the tables are for: stm (the default: the pattern databases and the
+        /// duplicate-pruning machine) or mtm, the 151 MB table of the relabelled 4x4 board that
+        /// `--metric mtm` reads (about 40 s on one thread; otherwise built by the first MTM
+        /// solve that needs it).
+        #[arg(long, value_enum, value_name = "METRIC", default_value_t = Metric::Stm)]
+        metric: Metric,
     },
     /// List the cached tables: file, size and what each holds.
     List,
 }
 
 pub fn run(args: &TablesArgs) -> Result<(), Failure> {
-    let store = Store::new(args.tables.as_deref()).map_err(Failure::BadInput)?;
+    let mut store = Store::new(args.tables.as_deref()).map_err(Failure::BadInput)?;
+    // Each build is said once, on stdout, when it is done (the progress bar names it meanwhile).
+    store.announce = false;
     match &args.action {
-        Action::Build { size, heuristic } => {
+        Action::Build {
+            size,
+            heuristic,
+            metric: Metric::Mtm,
+        } => build_mtm(&store, *size, heuristic.as_ref()),
+        Action::Build {
+            size,
+            heuristic,
+            metric: Metric::Stm,
+        } => {
             let board = size.unwrap_or_else(Board::fifteen);
             if let Some(Choice::Tables(name)) = heuristic {
                 check_partition(board, name, size.is_some())?;
@@ -173,6 +196,53 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
         "{what} built but not kept in {}: every run will build them again",
         store.dir().display()
     )))
+}
+
+/// `tables build --metric mtm`: the relabelled 4x4 table, read and checked or built. Other
+/// boards and lower bounds have no table to build, and say so.
+fn build_mtm(store: &Store, size: Option<Board>, choice: Option<&Choice>) -> Result<(), Failure> {
+    if let Some(board) = size.filter(|b| *b != Board::fifteen()) {
+        return Err(Failure::BadInput(format!(
+            "the multi-tile metric has a table for the 4x4 board only; on {board} its searches use walking distance, which needs none"
+        )));
+    }
+    let name = choice.map(Choice::to_string);
+    match BoundChoice::parse(name.as_deref()).map_err(Failure::BadInput)? {
+        BoundChoice::Walking => {
+            return Err(Failure::BadInput("walking distance needs no tables".into()));
+        }
+        BoundChoice::Default | BoundChoice::Relabel => {}
+    }
+    let (table, origin) = crate::mtm::store::load_or_build_from(Some(store.dir()), false);
+    let what = format!(
+        "4x4 multi-tile metric table of the relabelled board: {} entries, {:.1} MB",
+        table.bytes().len(),
+        table.bytes().len() as f64 / 1e6
+    );
+    match origin {
+        Origin::Cached(path) => writeln!(out(), "{what}, cached in {}", path.display())?,
+        Origin::Built {
+            seconds,
+            largest,
+            kept,
+        } => {
+            let place = kept.as_ref().map_or_else(
+                || ", not kept".to_string(),
+                |p| format!(", kept in {}", p.display()),
+            );
+            writeln!(
+                out(),
+                "{what}, built in {seconds:.1} sec (largest value {largest}){place}"
+            )?;
+            if kept.is_none() {
+                return Err(Failure::BadInput(format!(
+                    "the MTM table built but not kept in {}: every MTM search will build it again",
+                    store.dir().display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every file of the table directory, each table checked whole (header and every block):

@@ -104,6 +104,9 @@ pub struct Store {
     dir: PathBuf,
     /// Say on stderr when tables are built or rejected.
     pub verbose: bool,
+    /// With `verbose`, also say which table is about to be built (`tables build` says it
+    /// once, on stdout, when the table is done, and leaves this off).
+    pub announce: bool,
     /// Read each table a block at a time, as searches first look at its entries, instead of
     /// whole when it is loaded.
     pub lazy: bool,
@@ -117,6 +120,7 @@ impl Store {
         Ok(Store {
             dir,
             verbose: true,
+            announce: true,
             lazy: false,
         })
     }
@@ -205,7 +209,8 @@ impl Store {
         if self.verbose {
             let dir = self.dir.display();
             match &lock {
-                Ok(_) => eprintln!("building the {label} (once; kept in {dir})"),
+                Ok(_) if self.announce => eprintln!("building the {label} (once; kept in {dir})"),
+                Ok(_) => {}
                 Err(error) => eprintln!(
                     "building the {label}; it cannot be kept ({dir}: {error}), so every run \
                      builds it again: --tables DIR or FIFTEEN_TABLES names another directory"

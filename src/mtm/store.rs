@@ -29,27 +29,73 @@ pub fn check(path: &Path) -> Result<(), String> {
     }
 }
 
+/// Where a table came from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Origin {
+    /// Read from this file.
+    Cached(PathBuf),
+    /// Built in `seconds`, its largest distance `largest`; `kept`: the file it was written to.
+    Built {
+        seconds: f64,
+        largest: u8,
+        kept: Option<PathBuf>,
+    },
+}
+
 /// The table read from `dir`, or built (about a minute) and kept there; the build's levels
 /// and any trouble with the file go to stderr.
 pub fn load_or_build(dir: Option<&Path>) -> RelabelTable {
+    load_or_build_from(dir, true).0
+}
+
+/// [`load_or_build`], and where the table came from; without `announce`, nothing is said
+/// about a build but a progress bar (`tables build --metric mtm` says it once it is done).
+pub fn load_or_build_from(dir: Option<&Path>, announce: bool) -> (RelabelTable, Origin) {
     let path = directory(dir).map(|d| d.join(NAME));
     if let Some(path) = &path {
         match read(path) {
-            Ok(Some(table)) => return table,
+            Ok(Some(table)) => return (table, Origin::Cached(path.clone())),
             Ok(None) => {}
             Err(why) => eprintln!("{}: {why}; building it again", path.display()),
         }
     }
-    eprintln!("building the MTM table of the relabelled 4x4 board (151 MB, about a minute) ...");
-    let clock = std::time::Instant::now();
-    let table = RelabelTable::build(&mut |_, _| {});
-    eprintln!("built in {:.1} sec", clock.elapsed().as_secs_f64());
-    if let Some(path) = &path {
-        if let Err(why) = write(path, &table) {
-            eprintln!("cannot keep the MTM table in {}: {why}", path.display());
-        }
+    if announce {
+        eprintln!(
+            "building the MTM table of the relabelled 4x4 board (151 MB, about a minute) ..."
+        );
     }
-    table
+    let clock = std::time::Instant::now();
+    let bar = indicatif::ProgressBar::new(STATES as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {percent}% {elapsed}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message("MTM table: distance 0");
+    bar.inc(1);
+    let mut largest = 0;
+    let table = RelabelTable::build(&mut |distance, found| {
+        largest = distance;
+        bar.inc(found);
+        bar.set_message(format!("MTM table: distance {distance}"));
+    });
+    bar.finish_and_clear();
+    let seconds = clock.elapsed().as_secs_f64();
+    if announce {
+        eprintln!("built in {seconds:.1} sec");
+    }
+    let kept = path.filter(|path| match write(path, &table) {
+        Ok(()) => true,
+        Err(why) => {
+            eprintln!("cannot keep the MTM table in {}: {why}", path.display());
+            false
+        }
+    });
+    let origin = Origin::Built {
+        seconds,
+        largest,
+        kept,
+    };
+    (table, origin)
 }
 
 /// The table of a file: `Ok(None)` when there is no file, `Err` when it is not a good one.
