@@ -268,6 +268,7 @@ fn what_cannot_be_done_is_one_line() {
         &["crosscheck", "--metric", "mtm", "--engines", "automaton"],
         &["compare", "--metric", "mtm", "--korf50", "38"],
         &["compare", "--metric", "mtm", "--peer", "true", START],
+        &["compare", "--metric", "mtm", "--random", "100001"],
         &["solve", "--metric", "xtm", START],
     ] {
         let (status, out, err) = run(args);

@@ -213,11 +213,6 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
             args.repeat
         )));
     }
-    if args.random.is_some_and(|n| n > MAX_RANDOM) {
-        return Err(Failure::BadInput(format!(
-            "--random takes at most {MAX_RANDOM} positions (crosscheck streams any number)"
-        )));
-    }
     if !(args.peer_timeout > 0.0 && args.peer_timeout.is_finite()) {
         return Err(Failure::BadInput(format!(
             "--peer-timeout takes a positive number of seconds, not {}",
@@ -626,12 +621,18 @@ pub(crate) fn positions_of(args: &CompareArgs) -> Result<(Labelled, (usize, usiz
     Ok((positions, (left_out.bad, left_out.unsolvable)))
 }
 
-/// The positions to run, each with the label it is shown under.
+/// The positions to run, each with the label it is shown under (at most [`MAX_RANDOM`] random
+/// ones, either metric).
 fn collect_positions(
     args: &CompareArgs,
     left_out: &mut LeftOut,
     published: &mut Vec<(String, usize)>,
 ) -> Result<Vec<(String, Position)>, Failure> {
+    if args.random.is_some_and(|n| n > MAX_RANDOM) {
+        return Err(Failure::BadInput(format!(
+            "--random takes at most {MAX_RANDOM} positions (crosscheck streams any number)"
+        )));
+    }
     let mut positions = Vec::new();
     let parse = |text: &str| {
         Position::parse(text, args.size, args.convention)
