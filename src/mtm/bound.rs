@@ -137,6 +137,13 @@ impl LowerBound {
         self.table.as_ref().map_or(0, |t| t.estimate_tiles(tiles))
     }
 
+    /// [`Self::table_estimate`], never inlined: the automaton calls it from hundreds of states,
+    /// which would otherwise each hold a copy of the lookup.
+    #[inline(never)]
+    pub fn table_estimate_outlined(&self, tiles: &[u8]) -> u32 {
+        self.table_estimate(tiles)
+    }
+
     /// The name of the bound, as `--stats` and `--json` show it.
     pub fn name(&self) -> String {
         let (v, h) = (self.vertical.name(), self.horizontal.name());

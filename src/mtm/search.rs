@@ -44,11 +44,8 @@ impl Engine for MtmIda {
         options: &SearchOptions,
         progress: &mut dyn FnMut(&BoundStats),
     ) -> Result<SearchOutcome, EngineError> {
-        if !start.is_solvable() {
-            return Err(EngineError::Unsolvable);
-        }
-        let bound = tables::lower_bound(start.board(), &self.config);
-        Ok(solve_with(start, &bound, options.all, progress))
+        let bound = tables::for_search(start, &self.config)?;
+        solve_with(start, &bound, options.all, progress)
     }
 }
 
@@ -60,44 +57,78 @@ pub fn solve_with(
     bound: &Arc<LowerBound>,
     all: bool,
     progress: &mut dyn FnMut(&BoundStats),
-) -> SearchOutcome {
-    let mut limit = bound.estimate(start);
-    let mut bounds = Vec::new();
+) -> Result<SearchOutcome, EngineError> {
     let mut search = Search::new(start, bound, all);
     let (vertical, horizontal) = bound.states(start);
-    loop {
-        let clock = Instant::now();
-        search.nodes = u64::from(bounds.is_empty()); // the root, once
+    deepen(start, bound, all, progress, &mut |limit| {
+        search.nodes = 0;
         search.next = u32::MAX;
         search.limit = limit;
-        if limit == 0 {
+        search.explore(start.blank(), None, 0, vertical, horizontal);
+        Ok(Pass {
+            nodes: search.nodes,
+            next: search.next,
+            solutions: std::mem::take(&mut search.solutions),
+        })
+    })
+}
+
+/// What one depth-first pass within a bound found: the nodes it generated (the root not
+/// counted), the least `g + h` it cut off (`u32::MAX`: none), and its solutions (the tiles
+/// pushed).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pass {
+    pub nodes: u64,
+    pub next: u32,
+    pub solutions: Vec<Vec<u8>>,
+}
+
+/// IDA* around `pass`, the depth-first pass of one bound (shared by the MTM engines, so that
+/// they count and step bounds alike): bounds from `h(start)`, each the least `g + h` cut off
+/// by the one before, until a pass finds a solution; the root counts 1 in the first bound.
+pub fn deepen(
+    start: &Position,
+    bound: &LowerBound,
+    all: bool,
+    progress: &mut dyn FnMut(&BoundStats),
+    pass: &mut dyn FnMut(u32) -> Result<Pass, EngineError>,
+) -> Result<SearchOutcome, EngineError> {
+    let mut limit = bound.estimate(start);
+    let mut bounds = Vec::new();
+    loop {
+        let clock = Instant::now();
+        let found = if limit == 0 {
             // The start is the goal.
-            search.solutions.push(Vec::new());
+            Pass {
+                nodes: 0,
+                next: u32::MAX,
+                solutions: vec![Vec::new()],
+            }
         } else {
-            search.explore(start.blank(), None, 0, vertical, horizontal);
-        }
+            pass(limit)?
+        };
         let stats = BoundStats {
             happy: limit,
             sad: 0,
-            nodes: Some(search.nodes),
+            nodes: Some(found.nodes + u64::from(bounds.is_empty())),
             seconds: clock.elapsed().as_secs_f64(),
-            completed: all || search.solutions.is_empty(),
-            solutions: search.solutions.len() as u64,
+            completed: all || found.solutions.is_empty(),
+            solutions: found.solutions.len() as u64,
         };
         progress(&stats);
         bounds.push(stats);
-        if !search.solutions.is_empty() || search.next == u32::MAX {
-            break;
+        if !found.solutions.is_empty() || found.next == u32::MAX {
+            let solutions = found
+                .solutions
+                .into_iter()
+                .filter_map(|moves| Solution::from_moves(start, moves))
+                .collect();
+            return Ok(SearchOutcome {
+                solutions,
+                stats: SearchStats::from_bounds(bounds),
+            });
         }
-        limit = search.next;
-    }
-    let solutions = std::mem::take(&mut search.solutions)
-        .into_iter()
-        .filter_map(|moves| Solution::from_moves(start, moves))
-        .collect();
-    SearchOutcome {
-        solutions,
-        stats: SearchStats::from_bounds(bounds),
+        limit = found.next;
     }
 }
 
