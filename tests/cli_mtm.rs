@@ -156,6 +156,25 @@ fn crosscheck_and_compare() {
     ]);
     assert_eq!(status, 0, "{out}");
     assert!(out.ends_with(", 0 disagreements\n"), "{out}");
+    // The automaton and the reference on larger boards (breadth-first search would mostly
+    // run out of its 64M there): equal lengths and equal nodes in every completed bound.
+    for (size, walk) in [("3x4", "40"), ("4x4", "60")] {
+        let (status, out, _) = run(&[
+            "crosscheck",
+            "--metric",
+            "mtm",
+            "--size",
+            size,
+            "--count",
+            "10",
+            "--walk",
+            walk,
+            "--engines",
+            "automaton,ida",
+        ]);
+        assert_eq!(status, 0, "{size}: {out}");
+        assert_eq!(out.trim(), "10 positions, 20 engine runs, 0 disagreements");
+    }
 
     let (status, out, err) = run(&["compare", "--metric", "mtm", "--repeat", "1", START]);
     assert_eq!(status, 0, "{err}");

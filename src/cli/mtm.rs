@@ -510,7 +510,7 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
         .max(8);
     writeln!(
         out,
-        "{:width$}  {:6}  {:>6}  {:>6}  {:>14}  {:>10}  {:>10}",
+        "{:width$}  {:9}  {:>6}  {:>6}  {:>14}  {:>10}  {:>10}",
         "position", "engine", "moves", "stm", "nodes", "seconds", "M nodes/s"
     )?;
     let mut totals: Vec<f64> = vec![0.0; engines.len()];
@@ -528,7 +528,7 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
         if *skipped {
             writeln!(
                 out,
-                "{label:width$}  {engine:6}  (skipped: beyond --memory)"
+                "{label:width$}  {engine:9}  (skipped: beyond --memory)"
             )?;
             continue;
         }
@@ -539,7 +539,7 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
         });
         writeln!(
             out,
-            "{label:width$}  {engine:6}  {:>6}  {:>6}  {:>14}  {:>10.4}  {:>10}",
+            "{label:width$}  {engine:9}  {:>6}  {:>6}  {:>14}  {:>10.4}  {:>10}",
             show(*mtm),
             show(*stm),
             nodes.map_or("-".to_string(), |n| n.to_string()),
