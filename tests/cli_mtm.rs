@@ -131,6 +131,24 @@ fn both_engines_and_a_batch() {
 }
 
 #[test]
+fn the_automaton_on_two_threads_finds_the_solution_of_one() {
+    let solution = |threads: &str| {
+        let (status, out, err) = run(&["solve", "--metric", "mtm", "--threads", threads, KORF46]);
+        assert_eq!(status, 0, "{err}");
+        let last = out.lines().last().unwrap_or_default().to_string();
+        // Without the time.
+        last.rsplit_once(" (").map(|(moves, _)| moves.to_string())
+    };
+    let one = solution("1");
+    assert!(
+        one.as_deref()
+            .is_some_and(|s| s.starts_with("Solution in ")),
+        "{one:?}"
+    );
+    assert_eq!(solution("2"), one);
+}
+
+#[test]
 fn crosscheck_and_compare() {
     let (status, out, err) = run(&[
         "crosscheck",
@@ -198,6 +216,16 @@ fn what_cannot_be_done_is_one_line() {
         &["solve", "--metric", "mtm", "--heuristic", "6-6-3", START][..],
         &["solve", "--metric", "mtm", "--heuristic", "relabel", START],
         &["solve", "--metric", "mtm", "--order", "SEWN", START],
+        &[
+            "solve",
+            "--metric",
+            "mtm",
+            "--engine",
+            "ida",
+            "--threads",
+            "2",
+            START,
+        ],
         &["solve", "--metric", "mtm", "--prune", "fsm", START],
         &["crosscheck", "--metric", "mtm", "--prune", "none"],
         &["compare", "--metric", "mtm", "--prune", "fsm", START],

@@ -144,3 +144,40 @@ fn two_of_korfs_instances_with_the_relabelled_table() {
         same_search(&start, BoundChoice::Relabel, false);
     }
 }
+
+/// The automaton on `threads` threads, every bound split.
+fn on_threads(start: &Position, threads: usize, all: bool) -> SearchOutcome {
+    let options = SearchOptions {
+        all,
+        threads,
+        split_after: 0.0,
+        ..SearchOptions::default()
+    };
+    MtmAutomaton {
+        config: config(BoundChoice::Walking),
+    }
+    .solve(start, &options, &mut |_| {})
+    .expect("solvable")
+}
+
+#[test]
+fn several_threads_give_the_answer_and_the_nodes_of_one() {
+    let mut source = PositionSource::new(5);
+    for (rows, cols, walk) in [(3, 3, 40), (3, 4, 40), (4, 4, 40), (4, 4, 60)] {
+        let start = source.random_walk(Board::new(rows, cols).expect("valid"), walk);
+        for all in [false, true] {
+            let one = on_threads(&start, 1, all);
+            let three = on_threads(&start, 3, all);
+            assert_eq!(three.solutions, one.solutions, "{start:?}");
+            assert_eq!(
+                three.stats.completed_nodes(),
+                one.stats.completed_nodes(),
+                "{start:?}"
+            );
+            // With every solution wanted, the last bound is complete too.
+            if all {
+                assert_eq!(bounds(&three), bounds(&one), "{start:?}");
+            }
+        }
+    }
+}

@@ -3,11 +3,12 @@
 //! count first and the STM length of the same path beside it.
 //!
 //! The engines: `automaton` (the reference's tree run by the generated automaton: what `solve`
-//! runs when no `--engine` is given, on the boards it is generated for), `ida` (the reference
-//! MTM IDA*, the default on the others) and `bfs` (SLIDING's style 3). `--heuristic` names the MTM lower bound (`walking`, `relabel`,
-//! `default`) and `--tables DIR` where the relabelled 4x4 table is kept. Flags that mean
-//! nothing here (`--order`, `--threads` above 1, and in `compare` `--peer`, `--plot`,
-//! `--json`, `--csv`, `--korf50`) are refused rather than ignored.
+//! runs when no `--engine` is given, on the boards it is generated for, on `--threads` threads),
+//! `ida` (the reference MTM IDA*, the default on the others) and `bfs` (SLIDING's style 3).
+//! `--heuristic` names the MTM lower bound (`walking`, `relabel`, `default`) and `--tables DIR`
+//! where the relabelled 4x4 table is kept. Flags that mean nothing here (`--order`, `--threads`
+//! above 1 with another engine than the automaton or outside `solve`, and in `compare`
+//! `--peer`, `--plot`, `--json`, `--csv`, `--korf50`) are refused rather than ignored.
 
 use super::compare::CompareArgs;
 use super::crosscheck::{check_positions_with, CrosscheckArgs, Judge};
@@ -88,8 +89,10 @@ fn check_solve_flags(args: &SolveArgs, engine_given: bool) -> Result<(), Failure
     if engine.name() == "bfs" && args.heuristic.heuristic.is_some() {
         return refuse("--heuristic is for the IDA* engine; bfs needs no lower bound, not");
     }
-    if args.threads.threads.is_some_and(|n| n > 1) {
-        return refuse("the MTM search runs on one thread: leave --threads out");
+    if engine.name() != "automaton" && args.threads.threads.is_some_and(|n| n > 1) {
+        return refuse(
+            "only the MTM automaton searches on several threads: --threads above 1 is refused",
+        );
     }
     if engine.name() == "bfs" && args.all {
         return refuse("--all is for the IDA* engine, not with bfs");
@@ -100,11 +103,16 @@ fn check_solve_flags(args: &SolveArgs, engine_given: bool) -> Result<(), Failure
     Ok(())
 }
 
-fn options(args: &SolveArgs) -> SearchOptions {
+/// The options of a solve by `engine`: the automaton searches on `--threads` threads (every
+/// core by default), the other MTM engines on one.
+fn options(args: &SolveArgs, engine: &dyn Engine) -> SearchOptions {
     SearchOptions {
         all: args.all,
         memory_limit: args.memory,
-        threads: 1,
+        threads: match engine.name() {
+            "automaton" => args.threads.count(),
+            _ => 1,
+        },
         ..SearchOptions::default()
     }
 }
@@ -134,7 +142,7 @@ pub fn solve(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
         }
     };
     let outcome = engine
-        .solve(&start, &options(args), &mut progress)
+        .solve(&start, &options(args, engine.as_ref()), &mut progress)
         .map_err(Failure::bad_input)?;
     written?;
     let mut out = super::out();
@@ -317,7 +325,7 @@ pub fn batch(args: &SolveArgs, file: &std::path::Path, engine_given: bool) -> Re
             continue;
         }
         let engine = solve_engine(args, engine_given, Some(start.board()))?;
-        let outcome = match engine.solve(&start, &options(args), &mut |_| {}) {
+        let outcome = match engine.solve(&start, &options(args, engine.as_ref()), &mut |_| {}) {
             Ok(outcome) => outcome,
             Err(error) => {
                 eprintln!("line {number}: {error}");
@@ -374,7 +382,8 @@ pub fn crosscheck(args: &CrosscheckArgs) -> Result<(), Failure> {
     }
     if args.threads.threads.is_some_and(|n| n > 1) {
         return Err(Failure::BadInput(
-            "the MTM search runs on one thread: leave --threads out with --metric mtm".into(),
+            "crosscheck runs the MTM engines on one thread: leave --threads out with --metric mtm"
+                .into(),
         ));
     }
     if args.heuristic.prune.is_some() {

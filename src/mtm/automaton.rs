@@ -15,19 +15,28 @@
 
 use super::bound::LowerBound;
 use super::moves::{play_all, Jump};
-use super::search::{deepen, Pass};
+use super::parallel;
+use super::search::{deepen, Pass, Subtree};
 use super::tables;
 use crate::board::{Board, Direction};
 use crate::engine::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome};
 use crate::position::Position;
+use std::time::Instant;
 
 /// What the driver needs of one generated automaton.
 trait Generated: Default {
     type State: Copy;
 
-    /// Prepares a pass from `start` with the bound `limit`, its parts in states `parts`
-    /// (vertical, horizontal); returns the first state to run.
-    fn set_up(&mut self, start: &Position, limit: u32, parts: (u32, u32)) -> Self::State;
+    /// Prepares a pass below `root`, reached by the jump `came` (none: the start) after `g`
+    /// moves, with the bound `limit` and its parts in states `parts` (vertical, horizontal);
+    /// returns the first state to run.
+    fn set_up(
+        &mut self,
+        root: &Position,
+        came: Option<Jump>,
+        depth_and_limit: (u32, u32),
+        parts: (u32, u32),
+    ) -> Self::State;
     /// Runs until the pass ends (`None`) or a jump reaches the goal (its state).
     fn run(&mut self, bound: &LowerBound, state: Self::State) -> Option<Self::State>;
     /// Where to resume after recording a winning jump.
@@ -56,15 +65,21 @@ macro_rules! instantiate {
 
                 fn set_up(
                     &mut self,
-                    start: &Position,
-                    limit: u32,
+                    root: &Position,
+                    came: Option<Jump>,
+                    (g, limit): (u32, u32),
                     (v, h): (u32, u32),
                 ) -> $module::State {
                     *self = $module::Machine::default();
-                    self.tiles.copy_from_slice(start.tiles());
-                    self.limit = limit;
+                    self.tiles.copy_from_slice(root.tiles());
+                    (self.g, self.limit) = (g, limit);
                     (self.v, self.h) = (v, h);
-                    $module::root(start.blank()).unwrap_or($module::State::Bottom)
+                    let blank = root.blank();
+                    match came {
+                        None => $module::root(blank),
+                        Some(jump) => $module::entered(blank, jump.direction.code(), jump.distance),
+                    }
+                    .unwrap_or($module::State::Bottom)
                 }
 
                 fn run(
@@ -101,12 +116,12 @@ macro_rules! instantiate {
         fn dispatch(
             start: &Position,
             bound: &LowerBound,
-            all: bool,
+            options: &SearchOptions,
             progress: &mut dyn FnMut(&BoundStats),
         ) -> Result<SearchOutcome, EngineError> {
             let board = start.board();
             match (board.rows(), board.cols()) {
-                $(($rows, $cols) => drive::<$module::Machine>(start, bound, all, progress),)*
+                $(($rows, $cols) => drive::<$module::Machine>(start, bound, options, progress),)*
                 _ => Err(unsupported(board)),
             }
         }
@@ -177,40 +192,72 @@ impl Engine for MtmAutomaton {
             return Err(unsupported(start.board()));
         }
         let bound = tables::for_search(start, &self.config)?;
-        dispatch(start, &bound, options.all, progress)
+        dispatch(start, &bound, options, progress)
     }
 }
 
-/// IDA* with the passes run by one generated automaton.
+/// IDA* with the passes run by one generated automaton; a pass after one that took at least
+/// `options.split_after` seconds runs on `options.threads` threads ([`parallel`]).
 fn drive<A: Generated>(
     start: &Position,
     bound: &LowerBound,
-    all: bool,
+    options: &SearchOptions,
     progress: &mut dyn FnMut(&BoundStats),
 ) -> Result<SearchOutcome, EngineError> {
-    let parts = bound.states(start);
+    let (parts, all) = (bound.states(start), options.all);
     let mut machine = A::default();
+    let mut previous = 0.0;
     deepen(start, bound, all, progress, &mut |limit| {
         if limit > MAX_LENGTH {
             return Err(EngineError::Limit(format!(
                 "the MTM automaton's stack holds paths of at most {MAX_LENGTH} moves"
             )));
         }
-        let mut state = machine.set_up(start, limit, parts);
-        let mut solutions = Vec::new();
-        while let Some(win) = machine.run(bound, state) {
-            solutions.push(tiles_pushed(start, &machine.path(win)));
-            if !all {
-                break;
-            }
-            state = A::resume(win);
-        }
-        Ok(Pass {
-            nodes: machine.nodes(),
-            next: machine.next(),
-            solutions,
-        })
+        let clock = Instant::now();
+        let found = if options.split(previous) {
+            let below = |machine: &mut A, subtree: &Subtree| {
+                let state = machine.set_up(
+                    &subtree.root,
+                    Some(subtree.came),
+                    (subtree.g, limit),
+                    subtree.parts,
+                );
+                pass(machine, bound, &subtree.root, state, all)
+            };
+            let threads = (limit, all, options.threads);
+            parallel::pass(start, bound, threads, &A::default, &below)
+        } else {
+            let state = machine.set_up(start, None, (0, limit), parts);
+            pass(&mut machine, bound, start, state, all)
+        };
+        previous = clock.elapsed().as_secs_f64();
+        Ok(found)
     })
+}
+
+/// Runs one prepared pass of `machine` from `state` below `from` (the start, or a subtree's
+/// root): the solutions (tiles pushed from `from`), every one or the first, the nodes and the
+/// least `g + h` cut off.
+fn pass<A: Generated>(
+    machine: &mut A,
+    bound: &LowerBound,
+    from: &Position,
+    mut state: A::State,
+    all: bool,
+) -> Pass {
+    let mut solutions = Vec::new();
+    while let Some(win) = machine.run(bound, state) {
+        solutions.push(tiles_pushed(from, &machine.path(win)));
+        if !all {
+            break;
+        }
+        state = A::resume(win);
+    }
+    Pass {
+        nodes: machine.nodes(),
+        next: machine.next(),
+        solutions,
+    }
 }
 
 /// The tiles pushed when the blank jumps from each of `cells` to the next, in a line.

@@ -12,7 +12,7 @@
 //! MTM), [`bound`] (the lower bound they make), [`tables`] (built once per board),
 //! [`relabel`] (the relabelled 4x4 table), [`store`] (its file),
 //! [`search`] (the reference IDA*), [`automaton`] (the same tree run by the generated
-//! automaton), [`bfs`] (breadth-first in SLIDING's style 3, and every
+//! automaton), [`parallel`] (a bound on several threads), [`bfs`] (breadth-first in SLIDING's style 3, and every
 //! distance of a small board), [`notation`] (players' notation, pictures), [`check`] (what
 //! "the MTM engines agree" means).
 
@@ -22,6 +22,7 @@ pub mod bound;
 pub mod check;
 pub mod moves;
 pub mod notation;
+pub mod parallel;
 pub mod relabel;
 pub mod search;
 pub mod store;

@@ -13,12 +13,15 @@
 //! solution is wanted (then the bound is searched to the end).
 //!
 //! Invariant: the parts' states at a node are those of its tiles ([`LowerBound::states`]),
-//! updated by one table step per tile a jump moves, and restored on the way back.
+//! updated by one table step per tile a jump moves, and restored on the way back. With a cut
+//! (the parallel search, [`super::parallel`]) the nodes at the cut's depth are listed in the
+//! order they are met instead of searched.
 
 use super::bound::LowerBound;
-use super::moves::{Axis, Jumps};
+use super::moves::{Axis, Jump, Jumps};
 use super::tables;
 use crate::board::{Board, MAX_CELLS};
+use crate::engine::parallel::{self, Kind};
 use crate::engine::{
     BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution,
 };
@@ -133,7 +136,7 @@ pub fn deepen(
 }
 
 /// One depth-first pass and what it found.
-struct Search<'a> {
+pub(super) struct Search<'a> {
     board: Board,
     bound: &'a LowerBound,
     jumps: Jumps,
@@ -144,15 +147,33 @@ struct Search<'a> {
     home_col: [u8; MAX_CELLS],
     /// The tiles pushed so far on the current path (the STM path of its jumps).
     path: Vec<u8>,
-    limit: u32,
+    pub(super) limit: u32,
     /// The least `g + h` cut off in this pass.
-    next: u32,
-    nodes: u64,
+    pub(super) next: u32,
+    pub(super) nodes: u64,
     solutions: Vec<Vec<u8>>,
+    /// With a cut at depth `cut` (0: none), the nodes kept there are not searched but listed
+    /// in `items`, in order, with the solutions met above the cut.
+    pub(super) cut: u32,
+    pub(super) items: Vec<Item>,
+}
+
+/// An item of a cut ([`crate::engine::parallel::Item`]) of the MTM tree.
+pub type Item = parallel::Item<Subtree>;
+
+/// A node at a cut: its position, the jump that reached it, its depth, its parts' states
+/// (vertical, horizontal) and the tiles pushed from the start.
+#[derive(Clone, Debug)]
+pub struct Subtree {
+    pub root: Position,
+    pub came: Jump,
+    pub g: u32,
+    pub parts: (u32, u32),
+    pub path: Vec<u8>,
 }
 
 impl<'a> Search<'a> {
-    fn new(start: &Position, bound: &'a LowerBound, all: bool) -> Search<'a> {
+    pub(super) fn new(start: &Position, bound: &'a LowerBound, all: bool) -> Search<'a> {
         let board = start.board();
         let mut tiles = [0u8; MAX_CELLS];
         tiles[..board.cells()].copy_from_slice(start.tiles());
@@ -176,13 +197,15 @@ impl<'a> Search<'a> {
             next: u32::MAX,
             nodes: 0,
             solutions: Vec::new(),
+            cut: 0,
+            items: Vec::new(),
         }
     }
 
     /// Tries every jump from the node whose blank is on `blank`, reached by a move on `came`
     /// (none at the root) after `g` moves, its parts in states `vertical` and `horizontal`.
     /// Returns `true` when the search should stop.
-    fn explore(
+    pub(super) fn explore(
         &mut self,
         blank: usize,
         came: Option<Axis>,
@@ -231,7 +254,20 @@ impl<'a> Search<'a> {
             let stop = if estimate == 0 {
                 debug_assert!(self.is_goal());
                 self.solutions.push(self.path.clone());
+                self.list(Kind::Solution(self.path.clone()));
                 !self.all
+            } else if f <= self.limit && g + 1 == self.cut {
+                let cells = &self.tiles[..self.board.cells()];
+                if let Ok(root) = Position::from_tiles(self.board, cells) {
+                    self.list(Kind::Subtree(Subtree {
+                        root,
+                        came: jump.jump,
+                        g: g + 1,
+                        parts: (v, h),
+                        path: self.path.clone(),
+                    }));
+                }
+                false
             } else if f <= self.limit {
                 self.explore(here, Some(axis), g + 1, v, h)
             } else {
@@ -254,6 +290,16 @@ impl<'a> Search<'a> {
             }
         }
         false
+    }
+
+    /// Lists an item of the cut (nothing without one).
+    fn list(&mut self, kind: Kind<Subtree>) {
+        if self.cut > 0 {
+            self.items.push(Item {
+                before: self.nodes,
+                kind,
+            });
+        }
     }
 
     fn is_goal(&self) -> bool {
