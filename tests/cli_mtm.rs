@@ -71,7 +71,8 @@ fn json_stats_and_pictures_agree() {
     let report: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
     let d = distance(START);
     assert_eq!(report["metric"], "mtm");
-    assert_eq!(report["engine"], "ida");
+    // The automaton is the default engine where it is generated.
+    assert_eq!(report["engine"], "automaton");
     assert_eq!(report["length"], d);
     let tiles = report["tiles"].as_str().expect("tiles pushed");
     assert_eq!(report["stm_length"], tiles.len());
@@ -130,6 +131,24 @@ fn both_engines_and_a_batch() {
 }
 
 #[test]
+fn the_automaton_on_two_threads_finds_the_solution_of_one() {
+    let solution = |threads: &str| {
+        let (status, out, err) = run(&["solve", "--metric", "mtm", "--threads", threads, KORF46]);
+        assert_eq!(status, 0, "{err}");
+        let last = out.lines().last().unwrap_or_default().to_string();
+        // Without the time.
+        last.rsplit_once(" (").map(|(moves, _)| moves.to_string())
+    };
+    let one = solution("1");
+    assert!(
+        one.as_deref()
+            .is_some_and(|s| s.starts_with("Solution in ")),
+        "{one:?}"
+    );
+    assert_eq!(solution("2"), one);
+}
+
+#[test]
 fn crosscheck_and_compare() {
     let (status, out, err) = run(&[
         "crosscheck",
@@ -141,7 +160,7 @@ fn crosscheck_and_compare() {
         "25",
     ]);
     assert_eq!(status, 0, "{out}{err}");
-    assert_eq!(out.trim(), "25 positions, 50 engine runs, 0 disagreements");
+    assert_eq!(out.trim(), "25 positions, 75 engine runs, 0 disagreements");
     let (status, out, _) = run(&[
         "crosscheck",
         "--metric",
@@ -155,6 +174,25 @@ fn crosscheck_and_compare() {
     ]);
     assert_eq!(status, 0, "{out}");
     assert!(out.ends_with(", 0 disagreements\n"), "{out}");
+    // The automaton and the reference on larger boards (breadth-first search would mostly
+    // run out of its 64M there): equal lengths and equal nodes in every completed bound.
+    for (size, walk) in [("3x4", "40"), ("4x4", "60")] {
+        let (status, out, _) = run(&[
+            "crosscheck",
+            "--metric",
+            "mtm",
+            "--size",
+            size,
+            "--count",
+            "10",
+            "--walk",
+            walk,
+            "--engines",
+            "automaton,ida",
+        ]);
+        assert_eq!(status, 0, "{size}: {out}");
+        assert_eq!(out.trim(), "10 positions, 20 engine runs, 0 disagreements");
+    }
 
     let (status, out, err) = run(&["compare", "--metric", "mtm", "--repeat", "1", START]);
     assert_eq!(status, 0, "{err}");
@@ -164,8 +202,11 @@ fn crosscheck_and_compare() {
         .filter(|l| l.starts_with(START))
         .map(|l| l.split_whitespace().collect())
         .collect();
-    assert_eq!(rows.len(), 2, "{out}");
-    assert_eq!((rows[0][1], rows[1][1]), ("ida", "bfs"));
+    assert_eq!(rows.len(), 3, "{out}");
+    assert_eq!(
+        (rows[0][1], rows[1][1], rows[2][1]),
+        ("automaton", "ida", "bfs")
+    );
     assert!(rows.iter().all(|r| r[2] == d), "{out}");
 }
 
@@ -186,7 +227,7 @@ fn compare_as_json_csv_and_chart() {
         .iter()
         .map(|r| r["engine"].as_str().expect("engine"))
         .collect();
-    assert_eq!(engines, ["ida", "bfs"]);
+    assert_eq!(engines, ["automaton", "ida", "bfs"]);
     let mut nodes = Vec::new();
     for row in rows {
         assert_eq!(row["position"], START);
@@ -199,7 +240,7 @@ fn compare_as_json_csv_and_chart() {
         nodes.push(row["nodes"].as_u64().expect("nodes"));
     }
     let summary = report["summary"].as_array().expect("summary");
-    assert_eq!(summary.len(), 1, "{report}");
+    assert_eq!(summary.len(), 2, "{report}");
 
     let (status, out, err) = run(&[
         "compare", "--metric", "mtm", "--repeat", "1", "--csv", START,
@@ -210,7 +251,7 @@ fn compare_as_json_csv_and_chart() {
         lines[0],
         "position,engine,length,stm_length,nodes,seconds,nodes_per_second"
     );
-    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines.len(), 4, "{out}");
     for (line, (engine, n)) in lines[1..].iter().zip(engines.iter().zip(&nodes)) {
         let fields: Vec<&str> = line.split(',').collect();
         assert_eq!(fields[..3], [START, engine, &d.to_string()], "{line}");
@@ -246,8 +287,9 @@ fn compare_as_json_csv_and_chart() {
     assert_eq!(
         marked,
         [
-            (START, "bfs", nodes[1].as_str()),
-            (START, "ida", nodes[0].as_str())
+            (START, "automaton", nodes[0].as_str()),
+            (START, "bfs", nodes[2].as_str()),
+            (START, "ida", nodes[1].as_str())
         ]
     );
 }
@@ -255,17 +297,25 @@ fn compare_as_json_csv_and_chart() {
 #[test]
 fn what_cannot_be_done_is_one_line() {
     for args in [
-        &["solve", "--metric", "mtm", "--engine", "automaton", START][..],
-        &["solve", "--metric", "mtm", "--heuristic", "6-6-3", START],
+        &["solve", "--metric", "mtm", "--heuristic", "6-6-3", START][..],
         &["solve", "--metric", "mtm", "--heuristic", "relabel", START],
         &["solve", "--metric", "mtm", "--order", "SEWN", START],
+        &[
+            "solve",
+            "--metric",
+            "mtm",
+            "--engine",
+            "ida",
+            "--threads",
+            "2",
+            START,
+        ],
         &["solve", "--metric", "mtm", "--prune", "fsm", START],
         &["crosscheck", "--metric", "mtm", "--prune", "none"],
         &["compare", "--metric", "mtm", "--prune", "fsm", START],
         &[
             "solve", "--metric", "mtm", "--engine", "bfs", "--all", START,
         ],
-        &["crosscheck", "--metric", "mtm", "--engines", "automaton"],
         &["compare", "--metric", "mtm", "--korf50", "38"],
         &["compare", "--metric", "mtm", "--peer", "true", START],
         &["compare", "--metric", "mtm", "--random", "100001"],
@@ -276,14 +326,20 @@ fn what_cannot_be_done_is_one_line() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(out.is_empty(), "{args:?}: {out}");
     }
-    let (_, _, err) = run(&["solve", "--metric", "mtm", "--engine", "automaton", START]);
-    assert!(err.contains("not generated yet"), "{err}");
     // Korf & Felner's instances are 5x5: no MTM table, so no comparison (none is searched).
     let (_, _, err) = run(&["compare", "--metric", "mtm", "--korf50", "38"]);
     assert!(
         err.starts_with("--korf50 is not available with --metric mtm"),
         "{err}"
     );
+    // 5x5 has no MTM automaton: named, it declines in one line (status 2); by default the
+    // reference search solves it.
+    let five = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24";
+    let (status, _, err) = run(&["solve", "--metric", "mtm", "--engine", "automaton", five]);
+    assert_eq!((status, err.lines().count()), (2, 1), "{err}");
+    let (status, out, _) = run(&["solve", "--metric", "mtm", "--json", five]);
+    assert_eq!(status, 0, "{out}");
+    assert!(out.contains("\"engine\":\"ida\""), "{out}");
     // Unsolvable: Knuth's line, status 1.
     let (status, out, _) = run(&["solve", "--metric", "mtm", "123456870"]);
     assert_eq!(status, 1);

@@ -3,18 +3,25 @@
 //!
 //! - [`table`]: which states `(r, c, d, p)` Knuth's automaton has for a board, and where each
 //!   one goes on a move, on a refusal, or at the end of its subtree;
-//! - [`emit`]: the Rust code of one instantiation, a single `loop { match state { … } }`.
+//! - [`emit`]: the Rust code of one instantiation, a single `loop { match state { … } }`;
+//! - [`mtm`]: the same for the multi-tile metric (`metric = mtm`), its states and its code.
 #![forbid(unsafe_code)]
 
 mod emit;
+mod mtm;
 mod table;
 
 /// `automaton!(rows = R, cols = C)` expands into the items of Knuth's 15PUZZLE-KORF1 automaton
 /// for an `R x C` board: `enum State`, its tables, `tailcode` and `Machine::run`. Invoke it
-/// inside a module of its own, one module per board.
+/// inside a module of its own, one module per board. With `metric = mtm` it expands into the
+/// multi-tile metric's automaton instead ([`mtm`]).
 #[proc_macro]
 pub fn automaton(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
-    emit::expand(input.into())
+    mtm::split_metric(input.into())
+        .and_then(|(mtm, rest)| match mtm {
+            true => mtm::expand(rest),
+            false => emit::expand(rest),
+        })
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

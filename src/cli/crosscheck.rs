@@ -46,7 +46,7 @@ pub struct CrosscheckArgs {
 
     /// How moves are counted: stm, one tile one cell (everything above), or mtm, the
     /// multi-tile metric (the blank jumps 1 to side-1 cells along a line, one move); with mtm
-    /// the engines are ida and bfs (automaton: not generated yet)
+    /// the engines are automaton, ida and bfs
     #[arg(long, value_enum, value_name = "METRIC", default_value_t = crate::mtm::Metric::Stm)]
     pub metric: crate::mtm::Metric,
 }

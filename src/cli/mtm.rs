@@ -2,12 +2,13 @@
 //! arguments, searched by the MTM engines of [`crate::mtm`] and printed with the MTM move
 //! count first and the STM length of the same path beside it.
 //!
-//! The engines: `ida` (the reference MTM IDA*, also what `solve` runs when no `--engine` is
-//! given) and `bfs` (SLIDING's style 3); `--engine automaton` is refused in one line until the
-//! MTM automaton is generated. `--heuristic` names the MTM lower bound (`walking`, `relabel`,
-//! `default`) and `--tables DIR` where the relabelled 4x4 table is kept. Flags that mean
-//! nothing here (`--order`, `--threads` above 1, `--prune`, and in `compare` `--peer` and
-//! `--korf50`) are refused rather than ignored.
+//! The engines: `automaton` (the reference's tree run by the generated automaton: what `solve`
+//! runs when no `--engine` is given, on the boards it is generated for, on `--threads` threads),
+//! `ida` (the reference MTM IDA*, the default on the others) and `bfs` (SLIDING's style 3).
+//! `--heuristic` names the MTM lower bound (`walking`, `relabel`, `default`) and `--tables DIR`
+//! where the relabelled 4x4 table is kept. Flags that mean nothing here (`--order`, `--threads`
+//! above 1 with another engine than the automaton or outside `solve`, `--prune`, and in
+//! `compare` `--peer` and `--korf50`) are refused rather than ignored.
 
 use super::compare::{CompareArgs, Row};
 use super::crosscheck::{check_positions_with, CrosscheckArgs, Judge};
@@ -16,6 +17,7 @@ use super::Failure;
 use crate::differential::EngineRun;
 use crate::engine::{BoundStats, Engine, EngineError, EngineKind, SearchOptions, SearchOutcome};
 use crate::heuristic::store::Choice;
+use crate::mtm::automaton::MtmAutomaton;
 use crate::mtm::check::{disagreements, outcome_length, summary};
 use crate::mtm::notation::{moves_text, pictures, Mover};
 use crate::mtm::tables::lower_bound;
@@ -42,10 +44,17 @@ fn config(heuristic: Option<&Choice>, tables: Option<&std::path::Path>) -> Resul
     })
 }
 
-/// The engine of `solve --metric mtm`: the reference search unless one was named.
-fn solve_engine(args: &SolveArgs, engine_given: bool) -> Result<Box<dyn Engine>, Failure> {
+/// The engine of `solve --metric mtm` on `board` (any: `None`): the one named, else the
+/// automaton where it is generated and the reference search elsewhere.
+fn solve_engine(
+    args: &SolveArgs,
+    engine_given: bool,
+    board: Option<crate::board::Board>,
+) -> Result<Box<dyn Engine>, Failure> {
     let kind = if engine_given {
         args.engine
+    } else if board.is_none_or(MtmAutomaton::supports) {
+        EngineKind::Automaton
     } else {
         EngineKind::Ida
     };
@@ -67,9 +76,9 @@ fn check_board(args: &SolveArgs, board: crate::board::Board) -> Result<(), Failu
     Ok(())
 }
 
-/// Refuses what has no meaning in MTM; returns the engine.
-fn check_solve_flags(args: &SolveArgs, engine_given: bool) -> Result<Box<dyn Engine>, Failure> {
-    let engine = solve_engine(args, engine_given)?;
+/// Refuses what has no meaning in MTM.
+fn check_solve_flags(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
+    let engine = solve_engine(args, engine_given, None)?;
     let refuse = |what: &str| Err(Failure::BadInput(format!("{what} with --metric mtm")));
     if args.order.is_some() {
         return refuse("--order is for the STM reference engine, not");
@@ -80,34 +89,42 @@ fn check_solve_flags(args: &SolveArgs, engine_given: bool) -> Result<Box<dyn Eng
     if engine.name() == "bfs" && args.heuristic.heuristic.is_some() {
         return refuse("--heuristic is for the IDA* engine; bfs needs no lower bound, not");
     }
-    if args.threads.threads.is_some_and(|n| n > 1) {
-        return refuse("the MTM search runs on one thread: leave --threads out");
+    if engine.name() != "automaton" && args.threads.threads.is_some_and(|n| n > 1) {
+        return refuse(
+            "only the MTM automaton searches on several threads: --threads above 1 is refused",
+        );
     }
     if engine.name() == "bfs" && args.all {
         return refuse("--all is for the IDA* engine, not with bfs");
     }
     if engine.name() != "bfs" && args.memory.is_some() {
-        return refuse("--memory bounds the bfs engine's table; the MTM reference search stores no positions (add --engine bfs, or leave --memory out)");
+        return refuse("--memory bounds the bfs engine's table; the MTM IDA* engines store no positions (add --engine bfs, or leave --memory out)");
     }
-    Ok(engine)
+    Ok(())
 }
 
-fn options(args: &SolveArgs) -> SearchOptions {
+/// The options of a solve by `engine`: the automaton searches on `--threads` threads (every
+/// core by default), the other MTM engines on one.
+fn options(args: &SolveArgs, engine: &dyn Engine) -> SearchOptions {
     SearchOptions {
         all: args.all,
         memory_limit: args.memory,
-        threads: 1,
+        threads: match engine.name() {
+            "automaton" => args.threads.count(),
+            _ => 1,
+        },
         ..SearchOptions::default()
     }
 }
 
 /// `fifteen solve --metric mtm POSITION`.
 pub fn solve(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
-    let engine = check_solve_flags(args, engine_given)?;
+    check_solve_flags(args, engine_given)?;
     let text = args.position.join(" ");
     let start = Position::parse(&text, args.board.size, args.board.convention)
         .map_err(Failure::bad_input)?;
     check_board(args, start.board())?;
+    let engine = solve_engine(args, engine_given, Some(start.board()))?;
     if !start.is_solvable() {
         return unsolvable(&start, args);
     }
@@ -125,7 +142,7 @@ pub fn solve(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
         }
     };
     let outcome = engine
-        .solve(&start, &options(args), &mut progress)
+        .solve(&start, &options(args, engine.as_ref()), &mut progress)
         .map_err(Failure::bad_input)?;
     written?;
     let mut out = super::out();
@@ -282,7 +299,7 @@ fn json_report(
 /// `fifteen solve --metric mtm --file FILE`: one line (or JSON object) per position, then
 /// `N positions solved, NODES nodes, T sec`; exit status as in STM.
 pub fn batch(args: &SolveArgs, file: &std::path::Path, engine_given: bool) -> Result<(), Failure> {
-    let engine = check_solve_flags(args, engine_given)?;
+    check_solve_flags(args, engine_given)?;
     let text = super::batch::read(file)?;
     let (mut bad, mut unsolvable) = (0usize, 0usize);
     let (mut positions, mut nodes, mut seconds) = (0usize, 0u64, 0.0f64);
@@ -307,7 +324,8 @@ pub fn batch(args: &SolveArgs, file: &std::path::Path, engine_given: bool) -> Re
             super::batch::report_unsolvable(&mut out, number, &start, args)?;
             continue;
         }
-        let outcome = match engine.solve(&start, &options(args), &mut |_| {}) {
+        let engine = solve_engine(args, engine_given, Some(start.board()))?;
+        let outcome = match engine.solve(&start, &options(args, engine.as_ref()), &mut |_| {}) {
             Ok(outcome) => outcome,
             Err(error) => {
                 eprintln!("line {number}: {error}");
@@ -334,10 +352,10 @@ pub fn batch(args: &SolveArgs, file: &std::path::Path, engine_given: bool) -> Re
     )
 }
 
-/// The MTM engines of `--engines` (default: ida and bfs).
+/// The MTM engines of `--engines` (default: automaton, ida and bfs).
 fn engines(kinds: &[EngineKind], config: &Config) -> Result<Vec<Box<dyn Engine>>, Failure> {
     let kinds = if kinds.is_empty() {
-        vec![EngineKind::Ida, EngineKind::Bfs]
+        vec![EngineKind::Automaton, EngineKind::Ida, EngineKind::Bfs]
     } else {
         kinds.to_vec()
     };
@@ -364,7 +382,8 @@ pub fn crosscheck(args: &CrosscheckArgs) -> Result<(), Failure> {
     }
     if args.threads.threads.is_some_and(|n| n > 1) {
         return Err(Failure::BadInput(
-            "the MTM search runs on one thread: leave --threads out with --metric mtm".into(),
+            "crosscheck runs the MTM engines on one thread: leave --threads out with --metric mtm"
+                .into(),
         ));
     }
     if args.heuristic.prune.is_some() {

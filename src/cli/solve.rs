@@ -69,9 +69,9 @@ pub struct SolveArgs {
 
     /// How moves are counted: stm, one tile one cell (everything above), or mtm, the
     /// multi-tile metric (the blank jumps 1 to side-1 cells along a line, one move). With mtm
-    /// the engine is the reference MTM IDA* (ida: also what runs when no --engine is given;
-    /// the MTM automaton is not generated yet, so --engine automaton is refused) or bfs
-    /// (SLIDING style 3); --heuristic is walking (walking distance in MTM), relabel (4x4: and
+    /// the engine is the MTM automaton (automaton: the default on boards of at most 16 cells),
+    /// the reference MTM IDA* (ida: the default on larger boards; the same tree and nodes) or
+    /// bfs (SLIDING style 3); --heuristic is walking (walking distance in MTM), relabel (4x4: and
     /// a 151 MB table of the relabelled board, built in about 40 s on first use and kept in
     /// --tables DIR, else $FIFTEEN_TABLES, else the cache directory, beside the pattern databases) or default (relabel
     /// on 4x4). Moves are written as players write them: the direction the TILES move and a

@@ -54,18 +54,19 @@ pub struct Subtree {
 }
 
 /// An item of the cut, in the order one thread meets it, with the nodes one thread has
-/// generated above the cut by the time it reaches the item (the move into it included).
+/// generated above the cut by the time it reaches the item (the move into it included). The
+/// MTM search cuts its trees the same way, with subtrees of its own (`S`).
 #[derive(Clone, Debug)]
-pub struct Item {
+pub struct Item<S = Subtree> {
     pub before: u64,
-    pub kind: Kind,
+    pub kind: Kind<S>,
 }
 
 /// What an item of the cut is.
 #[derive(Clone, Debug)]
-pub enum Kind {
+pub enum Kind<S = Subtree> {
     /// A subtree still to search.
-    Subtree(Subtree),
+    Subtree(S),
     /// A solution above the cut: its moves from the start.
     Solution(Vec<u8>),
 }
@@ -244,37 +245,64 @@ pub fn search_bound(
         threads * SUBTREES_PER_THREAD,
     );
     // The earliest item known to hold a solution: no item after it is started.
-    let first = AtomicUsize::new(
-        items
-            .iter()
-            .position(|i| matches!(i.kind, Kind::Solution(_)))
-            .filter(|_| !all)
-            .unwrap_or(usize::MAX),
+    let first = items
+        .iter()
+        .position(|i| matches!(i.kind, Kind::Solution(_)))
+        .filter(|_| !all)
+        .unwrap_or(usize::MAX);
+    let results = search_items(
+        items.len(),
+        first,
+        threads,
+        all,
+        &|| engine.worker(),
+        &|worker, i| match &items[i].kind {
+            Kind::Subtree(subtree) => {
+                let mut found = engine.search(worker, subtree, all);
+                for moves in &mut found.solutions {
+                    let mut whole = subtree.path.clone();
+                    whole.append(moves);
+                    *moves = whole;
+                }
+                found
+            }
+            Kind::Solution(moves) => Found {
+                nodes: 0,
+                solutions: vec![moves.clone()],
+            },
+        },
     );
+    // Every item up to the first with a solution was searched (no thread passes `first`).
+    let befores = items.iter().map(|item| item.before);
+    let merged = merge(above, befores.zip(results), all);
+    debug_assert!(merged.is_ok(), "an item before the answer was not searched");
+    merged.unwrap_or_default()
+}
+
+/// Searches `count` items of a cut on `threads` threads (this one among them), taking them in
+/// list order, each thread with a `worker` of its own: `search(worker, i)` is item `i`'s
+/// result. Unless `all`, no item after the earliest one known to hold a solution (`first` at
+/// the start, `usize::MAX` for none) is started. Returns each item's result, `None` for the
+/// items not searched.
+pub fn search_items<W>(
+    count: usize,
+    first: usize,
+    threads: usize,
+    all: bool,
+    worker: &(dyn Fn() -> W + Sync),
+    search: &(dyn Fn(&mut W, usize) -> Found + Sync),
+) -> Vec<Option<Found>> {
+    let first = AtomicUsize::new(first);
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Found>>> = Mutex::new(vec![None; items.len()]);
+    let results: Mutex<Vec<Option<Found>>> = Mutex::new(vec![None; count]);
     let work = || {
-        let mut worker = engine.worker();
+        let mut worker = worker();
         loop {
             let i = next.fetch_add(1, Ordering::SeqCst);
-            if i >= items.len() || i > first.load(Ordering::SeqCst) {
+            if i >= count || i > first.load(Ordering::SeqCst) {
                 break;
             }
-            let found = match &items[i].kind {
-                Kind::Subtree(subtree) => {
-                    let mut found = engine.search(&mut worker, subtree, all);
-                    for moves in &mut found.solutions {
-                        let mut whole = subtree.path.clone();
-                        whole.append(moves);
-                        *moves = whole;
-                    }
-                    found
-                }
-                Kind::Solution(moves) => Found {
-                    nodes: 0,
-                    solutions: vec![moves.clone()],
-                },
-            };
+            let found = search(&mut worker, i);
             if !all && !found.solutions.is_empty() {
                 first.fetch_min(i, Ordering::SeqCst);
             }
@@ -287,17 +315,12 @@ pub fn search_bound(
     // milliseconds, so starting threads costs little, and every thread surely works from the
     // start (a pool's sleeping workers may wake too late to take a share).
     std::thread::scope(|scope| {
-        for _ in 1..threads {
+        for _ in 1..threads.max(1) {
             scope.spawn(work);
         }
         work();
     });
-    let results = results.into_inner().unwrap_or_default();
-    // Every item up to the first with a solution was searched (no thread passes `first`).
-    let befores = items.iter().map(|item| item.before);
-    let merged = merge(above, befores.zip(results), all);
-    debug_assert!(merged.is_ok(), "an item before the answer was not searched");
-    merged.unwrap_or_default()
+    results.into_inner().unwrap_or_default()
 }
 
 /// The bound's answer as one thread finds it, from the nodes `above` the cut and, for each item

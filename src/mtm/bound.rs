@@ -178,22 +178,20 @@ impl LowerBound {
         )
     }
 
-    /// The bound of a node as [`LowerBound::combine`] and [`LowerBound::table_estimate`] give
-    /// it, when it is at most `budget`; above `budget`, some value above `budget` and at most
-    /// the bound: the parts are taken cheapest first (walking distance, the table, the table on
-    /// the transposition), and a node that one part already cuts off is not looked up further.
+    /// The bound of a child whose walking-distance part ([`LowerBound::combine`]) is
+    /// `walking`, looked up only as far as it can matter: the child is searched when its bound
+    /// is at most `budget`, and a child cut off changes the next bound only when its bound is
+    /// below `settled`. So the exact bound (with [`LowerBound::table_estimate`]) when it is at
+    /// most `budget` or below `settled`; otherwise some value above `budget`, at least
+    /// `settled`, and at most the bound. The parts are taken cheapest first (walking distance,
+    /// the table, the table on the transposition), and the search's tree, node counts and
+    /// next bounds are those of the exact bound.
     #[inline]
-    pub fn estimate_within(
-        &self,
-        vertical: u32,
-        horizontal: u32,
-        next: Option<Axis>,
-        tiles: &[u8],
-        budget: u32,
-    ) -> u32 {
-        let walking = self.combine(vertical, horizontal, next);
+    pub fn child(&self, walking: u32, tiles: &[u8], budget: u32, settled: u32) -> u32 {
         match &self.table {
-            Some(table) if walking <= budget => walking.max(table.estimate_within(tiles, budget)),
+            Some(table) if walking <= budget || walking < settled => {
+                table.at_least(walking, tiles, budget, settled)
+            }
             _ => walking,
         }
     }

@@ -11,15 +11,18 @@
 //! One job per file: [`moves`] (jumps and MTM paths), [`walking`] (walking-distance tables in
 //! MTM), [`bound`] (the lower bound they make), [`tables`] (built once per board),
 //! [`relabel`] (the relabelled 4x4 table), [`store`] (its file),
-//! [`search`] (the reference IDA*), [`bfs`] (breadth-first in SLIDING's style 3, and every
+//! [`search`] (the reference IDA*), [`automaton`] (the same tree run by the generated
+//! automaton), [`parallel`] (a bound on several threads), [`bfs`] (breadth-first in SLIDING's style 3, and every
 //! distance of a small board), [`notation`] (players' notation, pictures), [`check`] (what
 //! "the MTM engines agree" means).
 
+pub mod automaton;
 pub mod bfs;
 pub mod bound;
 pub mod check;
 pub mod moves;
 pub mod notation;
+pub mod parallel;
 pub mod relabel;
 pub mod search;
 pub mod store;
@@ -88,8 +91,8 @@ pub fn engine(kind: EngineKind, config: &Config) -> Result<Box<dyn Engine>, Stri
             config: config.clone(),
         })),
         EngineKind::Bfs => Ok(Box::new(bfs::engine())),
-        EngineKind::Automaton => Err(
-            "the MTM automaton is not generated yet: use --engine ida (the reference MTM search, the default with --metric mtm) or --engine bfs".into(),
-        ),
+        EngineKind::Automaton => Ok(Box::new(automaton::MtmAutomaton {
+            config: config.clone(),
+        })),
     }
 }

@@ -267,13 +267,15 @@ impl RelabelTable {
         (masks, masks_t)
     }
 
-    /// [`RelabelTable::estimate_tiles`] when it is at most `budget`; else the first of the two
-    /// lookups above `budget` (the second is not made).
-    #[inline]
-    pub fn estimate_within(&self, tiles: &[u8], budget: u32) -> u32 {
+    /// The larger of `known` and [`RelabelTable::estimate_tiles`], except that the lookup on
+    /// the transposition is not made when the first already gives a value above `budget` and
+    /// at least `settled` (see [`super::bound::LowerBound::child`]). Never inlined: the
+    /// automaton calls it from hundreds of states.
+    #[inline(never)]
+    pub fn at_least(&self, known: u32, tiles: &[u8], budget: u32, settled: u32) -> u32 {
         let (masks, masks_t) = self.masks(tiles);
-        let a = u32::from(self.distance[self.ranker.rank(&masks)]);
-        if a > budget {
+        let a = known.max(u32::from(self.distance[self.ranker.rank(&masks)]));
+        if a > budget && a >= settled {
             return a;
         }
         a.max(u32::from(self.distance[self.ranker.rank(&masks_t)]))

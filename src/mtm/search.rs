@@ -13,12 +13,15 @@
 //! solution is wanted (then the bound is searched to the end).
 //!
 //! Invariant: the parts' states at a node are those of its tiles ([`LowerBound::states`]),
-//! updated by one table step per tile a jump moves, and restored on the way back.
+//! updated by one table step per tile a jump moves, and restored on the way back. With a cut
+//! (the parallel search, [`super::parallel`]) the nodes at the cut's depth are listed in the
+//! order they are met instead of searched.
 
 use super::bound::LowerBound;
-use super::moves::{Axis, Jumps};
+use super::moves::{Axis, Jump, Jumps};
 use super::tables;
 use crate::board::{Board, MAX_CELLS};
+use crate::engine::parallel::{self, Kind};
 use crate::engine::{
     BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution,
 };
@@ -44,11 +47,8 @@ impl Engine for MtmIda {
         options: &SearchOptions,
         progress: &mut dyn FnMut(&BoundStats),
     ) -> Result<SearchOutcome, EngineError> {
-        if !start.is_solvable() {
-            return Err(EngineError::Unsolvable);
-        }
-        let bound = tables::lower_bound(start.board(), &self.config);
-        Ok(solve_with(start, &bound, options.all, progress))
+        let bound = tables::for_search(start, &self.config)?;
+        solve_with(start, &bound, options.all, progress)
     }
 }
 
@@ -60,49 +60,83 @@ pub fn solve_with(
     bound: &Arc<LowerBound>,
     all: bool,
     progress: &mut dyn FnMut(&BoundStats),
-) -> SearchOutcome {
-    let mut limit = bound.estimate(start);
-    let mut bounds = Vec::new();
+) -> Result<SearchOutcome, EngineError> {
     let mut search = Search::new(start, bound, all);
     let (vertical, horizontal) = bound.states(start);
-    loop {
-        let clock = Instant::now();
-        search.nodes = u64::from(bounds.is_empty()); // the root, once
+    deepen(start, bound, all, progress, &mut |limit| {
+        search.nodes = 0;
         search.next = u32::MAX;
         search.limit = limit;
-        if limit == 0 {
+        search.explore(start.blank(), None, 0, vertical, horizontal);
+        Ok(Pass {
+            nodes: search.nodes,
+            next: search.next,
+            solutions: std::mem::take(&mut search.solutions),
+        })
+    })
+}
+
+/// What one depth-first pass within a bound found: the nodes it generated (the root not
+/// counted), the least `g + h` it cut off (`u32::MAX`: none), and its solutions (the tiles
+/// pushed).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pass {
+    pub nodes: u64,
+    pub next: u32,
+    pub solutions: Vec<Vec<u8>>,
+}
+
+/// IDA* around `pass`, the depth-first pass of one bound (shared by the MTM engines, so that
+/// they count and step bounds alike): bounds from `h(start)`, each the least `g + h` cut off
+/// by the one before, until a pass finds a solution; the root counts 1 in the first bound.
+pub fn deepen(
+    start: &Position,
+    bound: &LowerBound,
+    all: bool,
+    progress: &mut dyn FnMut(&BoundStats),
+    pass: &mut dyn FnMut(u32) -> Result<Pass, EngineError>,
+) -> Result<SearchOutcome, EngineError> {
+    let mut limit = bound.estimate(start);
+    let mut bounds = Vec::new();
+    loop {
+        let clock = Instant::now();
+        let found = if limit == 0 {
             // The start is the goal.
-            search.solutions.push(Vec::new());
+            Pass {
+                nodes: 0,
+                next: u32::MAX,
+                solutions: vec![Vec::new()],
+            }
         } else {
-            search.explore(start.blank(), None, 0, vertical, horizontal);
-        }
+            pass(limit)?
+        };
         let stats = BoundStats {
             happy: limit,
             sad: 0,
-            nodes: Some(search.nodes),
+            nodes: Some(found.nodes + u64::from(bounds.is_empty())),
             seconds: clock.elapsed().as_secs_f64(),
-            completed: all || search.solutions.is_empty(),
-            solutions: search.solutions.len() as u64,
+            completed: all || found.solutions.is_empty(),
+            solutions: found.solutions.len() as u64,
         };
         progress(&stats);
         bounds.push(stats);
-        if !search.solutions.is_empty() || search.next == u32::MAX {
-            break;
+        if !found.solutions.is_empty() || found.next == u32::MAX {
+            let solutions = found
+                .solutions
+                .into_iter()
+                .filter_map(|moves| Solution::from_moves(start, moves))
+                .collect();
+            return Ok(SearchOutcome {
+                solutions,
+                stats: SearchStats::from_bounds(bounds),
+            });
         }
-        limit = search.next;
-    }
-    let solutions = std::mem::take(&mut search.solutions)
-        .into_iter()
-        .filter_map(|moves| Solution::from_moves(start, moves))
-        .collect();
-    SearchOutcome {
-        solutions,
-        stats: SearchStats::from_bounds(bounds),
+        limit = found.next;
     }
 }
 
 /// One depth-first pass and what it found.
-struct Search<'a> {
+pub(super) struct Search<'a> {
     board: Board,
     bound: &'a LowerBound,
     jumps: Jumps,
@@ -113,15 +147,33 @@ struct Search<'a> {
     home_col: [u8; MAX_CELLS],
     /// The tiles pushed so far on the current path (the STM path of its jumps).
     path: Vec<u8>,
-    limit: u32,
+    pub(super) limit: u32,
     /// The least `g + h` cut off in this pass.
-    next: u32,
-    nodes: u64,
+    pub(super) next: u32,
+    pub(super) nodes: u64,
     solutions: Vec<Vec<u8>>,
+    /// With a cut at depth `cut` (0: none), the nodes kept there are not searched but listed
+    /// in `items`, in order, with the solutions met above the cut.
+    pub(super) cut: u32,
+    pub(super) items: Vec<Item>,
+}
+
+/// An item of a cut ([`crate::engine::parallel::Item`]) of the MTM tree.
+pub type Item = parallel::Item<Subtree>;
+
+/// A node at a cut: its position, the jump that reached it, its depth, its parts' states
+/// (vertical, horizontal) and the tiles pushed from the start.
+#[derive(Clone, Debug)]
+pub struct Subtree {
+    pub root: Position,
+    pub came: Jump,
+    pub g: u32,
+    pub parts: (u32, u32),
+    pub path: Vec<u8>,
 }
 
 impl<'a> Search<'a> {
-    fn new(start: &Position, bound: &'a LowerBound, all: bool) -> Search<'a> {
+    pub(super) fn new(start: &Position, bound: &'a LowerBound, all: bool) -> Search<'a> {
         let board = start.board();
         let mut tiles = [0u8; MAX_CELLS];
         tiles[..board.cells()].copy_from_slice(start.tiles());
@@ -145,13 +197,15 @@ impl<'a> Search<'a> {
             next: u32::MAX,
             nodes: 0,
             solutions: Vec::new(),
+            cut: 0,
+            items: Vec::new(),
         }
     }
 
     /// Tries every jump from the node whose blank is on `blank`, reached by a move on `came`
     /// (none at the root) after `g` moves, its parts in states `vertical` and `horizontal`.
     /// Returns `true` when the search should stop.
-    fn explore(
+    pub(super) fn explore(
         &mut self,
         blank: usize,
         came: Option<Axis>,
@@ -192,16 +246,31 @@ impl<'a> Search<'a> {
                 self.path.push(tile);
                 here = cell;
             }
+            let walking = self.bound.combine(v, h, Some(axis.other()));
             let tiles = &self.tiles[..self.board.cells()];
-            let budget = self.limit.saturating_sub(g + 1);
-            let estimate = self
-                .bound
-                .estimate_within(v, h, Some(axis.other()), tiles, budget);
+            let (budget, settled) = (
+                self.limit.saturating_sub(g + 1),
+                self.next.saturating_sub(g + 1),
+            );
+            let estimate = self.bound.child(walking, tiles, budget, settled);
             let f = g + 1 + estimate;
             let stop = if estimate == 0 {
                 debug_assert!(self.is_goal());
                 self.solutions.push(self.path.clone());
+                self.list(Kind::Solution(self.path.clone()));
                 !self.all
+            } else if f <= self.limit && g + 1 == self.cut {
+                let cells = &self.tiles[..self.board.cells()];
+                if let Ok(root) = Position::from_tiles(self.board, cells) {
+                    self.list(Kind::Subtree(Subtree {
+                        root,
+                        came: jump.jump,
+                        g: g + 1,
+                        parts: (v, h),
+                        path: self.path.clone(),
+                    }));
+                }
+                false
             } else if f <= self.limit {
                 self.explore(here, Some(axis), g + 1, v, h)
             } else {
@@ -224,6 +293,16 @@ impl<'a> Search<'a> {
             }
         }
         false
+    }
+
+    /// Lists an item of the cut (nothing without one).
+    fn list(&mut self, kind: Kind<Subtree>) {
+        if self.cut > 0 {
+            self.items.push(Item {
+                before: self.nodes,
+                kind,
+            });
+        }
     }
 
     fn is_goal(&self) -> bool {

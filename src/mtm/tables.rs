@@ -10,6 +10,8 @@ use super::bound::LowerBound;
 use super::relabel::RelabelTable;
 use super::Config;
 use crate::board::Board;
+use crate::engine::EngineError;
+use crate::position::Position;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -35,6 +37,14 @@ pub fn lower_bound(board: Board, config: &Config) -> Arc<LowerBound> {
             })
         })
         .clone()
+}
+
+/// The lower bound for a search from `start`, which must be solvable.
+pub fn for_search(start: &Position, config: &Config) -> Result<Arc<LowerBound>, EngineError> {
+    match start.is_solvable() {
+        true => Ok(lower_bound(start.board(), config)),
+        false => Err(EngineError::Unsolvable),
+    }
 }
 
 /// The relabelled 4x4 table, read or built once per process.

@@ -1,0 +1,421 @@
+//! The MTM automaton's code: a fieldless `State` enum with one variant per state of the
+//! [`Table`] and `Bottom`, what the driver needs around a pass (each state's cell, landing cell
+//! and fallback; the first state of a root or of a place entered by a jump), and
+//! `Machine::run`, whose body is a single `loop { match state { … } }` with an explicit stack.
+//!
+//! Each move state is straight-line code for its jump: count the child, slide the jump's tiles
+//! (constant cells, constant lines), step the moved axis's walking-distance state once per
+//! tile, and ask the lower bound `bound` for the child's estimate, exactly as the reference
+//! search does (`fifteen::mtm::search`); the child is searched when `g + 1 + h <= limit`, else
+//! `g + 1 + h` is a candidate for the next bound; a child whose estimate is 0 is the goal.
+//!
+//! Invariant of `run`: `tiles` is the node's board (0 on the blank's cell); `g` its depth, `v`
+//! and `h` its parts' states; `stack[1..=sp]` holds, bottom up, the fallback of every jump on
+//! the path (a state at the cell the blank left) with the parts' states to restore, and
+//! `stack[0]` is `Bottom`. The names `Bound` (with `vertical`, `horizontal`, `combine` and
+//! `child` as in `fifteen::mtm::bound::LowerBound`) and `Axis` must be in scope where
+//! the macro is invoked.
+
+use super::table::{Action, StateKey, Table};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+fn label(key: StateKey) -> Ident {
+    Ident::new(&key.to_string(), Span::call_site())
+}
+
+/// The part of the bound a jump changes, and the axis the next jump must be on.
+fn parts(vertical: bool) -> (TokenStream, TokenStream, TokenStream) {
+    if vertical {
+        (quote!(vertical), quote!(HOME_ROW), quote!(Axis::Horizontal))
+    } else {
+        (quote!(horizontal), quote!(HOME_COL), quote!(Axis::Vertical))
+    }
+}
+
+/// The code of one state.
+fn state_code(table: &Table, key: StateKey) -> TokenStream {
+    let Some(state) = table.get(key) else {
+        return quote! { compile_error!("missing state"); };
+    };
+    let cols = table.shape.cols;
+    let cell = key.cell;
+    match &state.action {
+        Action::End => quote! { break None; },
+        Action::Undo { origin, passed } => {
+            // Each passed cell takes back the tile of the cell before it, from the far end.
+            let before: Vec<usize> = std::iter::once(*origin)
+                .chain(passed.iter().copied())
+                .collect();
+            let shifts = before.windows(2).rev().map(|pair| {
+                let (from, to) = (pair[0], pair[1]);
+                quote! { tiles[#to] = tiles[#from]; }
+            });
+            quote! {
+                #(#shifts)*
+                tiles[#origin] = 0;
+                state = states[sp as usize];
+                v = vs[sp as usize];
+                h = hs[sp as usize];
+                sp = sp.wrapping_sub(1);
+                g = g.wrapping_sub(1);
+                continue;
+            }
+        }
+        Action::Move {
+            jump,
+            passed,
+            successor,
+            fallback,
+        } => {
+            let vertical = jump.vertical();
+            let (part, home, next_axis) = parts(vertical);
+            let line = |c: usize| if vertical { c / cols } else { c % cols };
+            let moved = if vertical { quote!(v) } else { quote!(h) };
+            let before: Vec<usize> = std::iter::once(cell)
+                .chain(passed.iter().copied())
+                .collect();
+            let names: Vec<Ident> = (0..passed.len())
+                .map(|i| Ident::new(&format!("tile{i}"), Span::call_site()))
+                .collect();
+            let slides = before.windows(2).zip(&names).map(|(pair, name)| {
+                let (to, from) = (pair[0], pair[1]);
+                let (line_from, line_to) = (line(from), line(to));
+                quote! {
+                    let #name = tiles[#from];
+                    after = bound.#part.step(
+                        after, usize::from(#home[usize::from(#name & 31)]), #line_from, #line_to,
+                    );
+                    tiles[#to] = #name;
+                }
+            });
+            let restores = before.windows(2).zip(&names).map(|(pair, name)| {
+                let from = pair[1];
+                quote! { tiles[#from] = #name; }
+            });
+            let landing = before.last().copied().unwrap_or(cell);
+            let me = label(key);
+            let next = label(*successor);
+            let back = label(*fallback);
+            let estimate = if vertical {
+                quote! { bound.combine(after, h, Some(#next_axis)) }
+            } else {
+                quote! { bound.combine(v, after, Some(#next_axis)) }
+            };
+            quote! {
+                nodes = nodes.wrapping_add(1);
+                let mut after = #moved;
+                #(#slides)*
+                tiles[#landing] = 0;
+                // Looked up only as far as it can matter (cut off, and not lowering `next`).
+                let walking = #estimate;
+                let (budget, settled) = (limit.saturating_sub(g + 1), next.saturating_sub(g + 1));
+                let estimate = bound.child(walking, &tiles, budget, settled);
+                let f = g + 1 + estimate;
+                if estimate != 0 && f <= limit {
+                    sp = sp.wrapping_add(1);
+                    states[sp as usize] = State::#back;
+                    vs[sp as usize] = v;
+                    hs[sp as usize] = h;
+                    #moved = after;
+                    g += 1;
+                    state = State::#next;
+                    continue;
+                }
+                #(#restores)*
+                tiles[#cell] = 0;
+                if estimate == 0 {
+                    break Some(State::#me);
+                }
+                next = next.min(f);
+                state = State::#back;
+                continue;
+            }
+        }
+    }
+}
+
+/// `Machine::run`: one depth-first pass, or the rest of one after a win.
+fn search_loop(table: &Table) -> TokenStream {
+    let arms = table.states.iter().map(|s| {
+        let me = label(s.key);
+        let code = state_code(table, s.key);
+        quote! { State::#me => { #code } }
+    });
+    quote! {
+        /// Runs the automaton from `start` until the pass ends (returns `None`) or a jump
+        /// reaches the goal (returns that jump's state, with the board, stack and depth as
+        /// they were before it, so that running from `win.fallback()` resumes the pass).
+        /// Every child generated adds one to `nodes`; `next` keeps the least `g + h` cut off.
+        #[inline(never)]
+        pub fn run(&mut self, bound: &Bound, start: State) -> Option<State> {
+            let mut tiles = self.tiles;
+            let mut states = self.states;
+            let mut vs = self.vs;
+            let mut hs = self.hs;
+            let mut sp = self.sp;
+            let mut g = self.g;
+            let limit = self.limit;
+            let mut next = self.next;
+            let mut v = self.v;
+            let mut h = self.h;
+            let mut nodes = self.nodes;
+            let mut state = start;
+            let won = loop {
+                match state {
+                    State::Bottom => break None,
+                    #(#arms)*
+                }
+            };
+            self.tiles = tiles;
+            self.states = states;
+            self.vs = vs;
+            self.hs = hs;
+            self.sp = sp;
+            self.g = g;
+            self.next = next;
+            self.v = v;
+            self.h = h;
+            self.nodes = nodes;
+            won
+        }
+    }
+}
+
+/// All items of one MTM instantiation.
+pub fn emit(table: &Table) -> TokenStream {
+    let shape = table.shape;
+    let (rows, cols, cells) = (shape.rows, shape.cols, shape.cells());
+    let count = table.states.len();
+    let labels: Vec<Ident> = table.states.iter().map(|s| label(s.key)).collect();
+    let cells_of = table.states.iter().map(|s| s.key.cell);
+    let landings = table.states.iter().map(|s| table.landing(s));
+    let fallbacks = table.states.iter().map(|s| match &s.action {
+        Action::Move { fallback, .. } => label(*fallback),
+        _ => label(s.key),
+    });
+    let repr = if count < 256 { quote!(u8) } else { quote!(u16) };
+    // The home line of every tile (index: the tile, 1 to cells - 1; 32 entries so that a
+    // masked index needs no bounds check).
+    let home_row: Vec<u8> = (0..32)
+        .map(|t: usize| {
+            if (1..cells).contains(&t) {
+                ((t - 1) / cols) as u8
+            } else {
+                0
+            }
+        })
+        .collect();
+    let home_col: Vec<u8> = (0..32)
+        .map(|t: usize| {
+            if (1..cells).contains(&t) {
+                ((t - 1) % cols) as u8
+            } else {
+                0
+            }
+        })
+        .collect();
+    let roots = (0..cells).filter_map(|cell| {
+        let me = label(table.root(cell)?);
+        Some(quote! { #cell => Some(State::#me), })
+    });
+    let entered = table.states.iter().filter_map(|s| match &s.action {
+        Action::Move { jump, .. } => Some((table.landing(s), *jump)),
+        _ => None,
+    });
+    let entered: Vec<TokenStream> = {
+        let mut seen = std::collections::BTreeSet::new();
+        entered
+            .filter(|pair| seen.insert(*pair))
+            .filter_map(|(cell, jump)| {
+                let me = label(table.entered(cell, jump)?);
+                let (d, k) = (jump.d, jump.k as u8);
+                Some(quote! { (#cell, #d, #k) => Some(State::#me), })
+            })
+            .collect()
+    };
+    let run = search_loop(table);
+    quote! {
+        /// Rows of the board this automaton is generated for.
+        pub const ROWS: usize = #rows;
+        /// Columns of the board.
+        pub const COLS: usize = #cols;
+        /// Cells of the board.
+        pub const CELLS: usize = #cells;
+        /// Number of states (the places' attempts and ends).
+        pub const STATES: usize = #count;
+        /// Entries of the explicit stack (indexed by a wrapping `u8`).
+        pub const STACK: usize = 256;
+        /// The row of each tile's home (the vertical part's class).
+        const HOME_ROW: [u8; 32] = [#(#home_row),*];
+        /// The column of each tile's home (the horizontal part's class).
+        const HOME_COL: [u8; 32] = [#(#home_col),*];
+
+        /// The automaton's states, plus `Bottom` (end of a subtree's pass).
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(#repr)]
+        pub enum State {
+            Bottom,
+            #(#labels,)*
+        }
+
+        impl State {
+            /// Every state but `Bottom`, place by place.
+            pub const ALL: [State; #count] = [#(State::#labels,)*];
+
+            /// The blank's cell in this state (`Bottom`: cell 0).
+            pub const fn cell(self) -> usize {
+                match self {
+                    State::Bottom => 0,
+                    #(State::#labels => #cells_of,)*
+                }
+            }
+
+            /// Where this state's jump lands (its own cell for an undo or an end).
+            pub const fn landing(self) -> usize {
+                match self {
+                    State::Bottom => 0,
+                    #(State::#labels => #landings,)*
+                }
+            }
+
+            /// The next state of the same place (an end and `Bottom` are their own).
+            pub const fn fallback(self) -> State {
+                match self {
+                    State::Bottom => State::Bottom,
+                    #(State::#labels => State::#fallbacks,)*
+                }
+            }
+        }
+
+        /// The first state of a search from the root with the blank on `cell`.
+        pub const fn root(cell: usize) -> Option<State> {
+            match cell {
+                #(#roots)*
+                _ => None,
+            }
+        }
+
+        /// The first state of the place a jump in direction `d` (Knuth's code) of `k` cells
+        /// lands on at `cell`: where the search below that jump starts.
+        pub const fn entered(cell: usize, d: u8, k: u8) -> Option<State> {
+            match (cell, d, k) {
+                #(#entered)*
+                _ => None,
+            }
+        }
+
+        /// One depth-first pass: the board (tiles, 0 for the blank), the explicit stack of
+        /// states and parts' states, the depth `g`, the bound `limit`, the least `g + h` cut
+        /// off (`next`) and the nodes generated.
+        #[derive(Clone, Debug)]
+        pub struct Machine {
+            pub tiles: [u8; CELLS],
+            pub states: [State; STACK],
+            pub vs: [u32; STACK],
+            pub hs: [u32; STACK],
+            pub sp: u8,
+            pub g: u32,
+            pub limit: u32,
+            pub next: u32,
+            pub v: u32,
+            pub h: u32,
+            pub nodes: u64,
+        }
+
+        impl Default for Machine {
+            fn default() -> Machine {
+                Machine {
+                    tiles: [0; CELLS],
+                    states: [State::Bottom; STACK],
+                    vs: [0; STACK],
+                    hs: [0; STACK],
+                    sp: 0,
+                    g: 0,
+                    limit: 0,
+                    next: u32::MAX,
+                    v: 0,
+                    h: 0,
+                    nodes: 0,
+                }
+            }
+        }
+
+        impl Machine {
+            #run
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mtm::table::Jump;
+
+    fn text(table: &Table, cell: usize, came: Option<Jump>, attempt: usize) -> String {
+        state_code(
+            table,
+            StateKey {
+                cell,
+                came,
+                attempt,
+            },
+        )
+        .to_string()
+    }
+
+    #[test]
+    fn a_jump_slides_its_tiles_on_constant_cells() {
+        let table = Table::new(4, 4);
+        // Cell 5 entered by north 2; attempt 1 is east 2, passing 6 and landing on 7.
+        let code = text(&table, 5, Some(Jump { d: 1, k: 2 }), 1);
+        assert_eq!(code.matches("nodes = nodes . wrapping_add (1)").count(), 1);
+        assert!(code.contains("let tile0 = tiles [6usize]"));
+        assert!(code.contains("tiles [5usize] = tile0"));
+        assert!(code.contains("let tile1 = tiles [7usize]"));
+        assert!(code.contains("tiles [6usize] = tile1"));
+        assert!(code.contains("tiles [7usize] = 0"));
+        // Two horizontal steps: columns 2 -> 1, then 3 -> 2.
+        assert_eq!(code.matches("bound . horizontal . step").count(), 2);
+        assert!(code.contains("2usize , 1usize"));
+        assert!(code.contains("3usize , 2usize"));
+        assert!(code.contains("bound . combine (v , after , Some (Axis :: Vertical))"));
+        assert!(code.contains("state = State :: c7_e2_t0"));
+        assert!(code.contains("states [sp as usize] = State :: c5_n2_t2"));
+        assert!(code.contains("break Some (State :: c5_n2_t1)"));
+        assert!(!code.contains("vertical . step"));
+    }
+
+    #[test]
+    fn an_undo_takes_the_jump_back_and_pops() {
+        let table = Table::new(4, 4);
+        let code = text(&table, 5, Some(Jump { d: 1, k: 2 }), 3);
+        // Entered from 13 through 9: 5 takes 9's tile, 9 takes 13's, 13 is the blank.
+        let first = code.find("tiles [5usize] = tiles [9usize]");
+        let second = code.find("tiles [9usize] = tiles [13usize]");
+        assert!(first.is_some() && first < second, "{code}");
+        assert!(code.contains("tiles [13usize] = 0"));
+        assert!(code.contains("v = vs [sp as usize]"));
+        assert!(code.contains("g = g . wrapping_sub (1)"));
+        assert_eq!(text(&table, 5, None, 6), "break None ;");
+    }
+
+    #[test]
+    fn one_arm_per_state_and_the_lookups_are_complete() {
+        let table = Table::new(3, 3);
+        let file: syn::File = syn::parse2(emit(&table)).expect("the expansion parses");
+        let text = quote!(#file).to_string();
+        assert_eq!(
+            text.matches("=> { nodes = nodes").count(),
+            9 * 4 + 9 * 4 * 2
+        );
+        // Every cell has a root, and every landing an entered place.
+        for cell in 0..9 {
+            assert!(text.contains(&format!("{cell}usize => Some (State :: c{cell}_root_t0)")));
+        }
+        assert!(text.contains("(4usize , 1u8 , 1u8) => Some (State :: c4_n1_t0)"));
+        assert!(text.contains("pub enum State"));
+        assert!(text.contains("# [repr (u8)]"));
+    }
+}

@@ -1,0 +1,292 @@
+//! The MTM automaton engine (`--metric mtm --engine automaton`): the tree of the reference
+//! search ([`super::search`]) run by the automaton that `fifteen_macros::automaton!` generates
+//! with `metric = mtm`, one instantiation per board.
+//!
+//! The generated code replaces the reference's recursion, its list of jumps and its axis test
+//! by one straight-line piece of code per state — the blank's cell, the jump that brought it
+//! there, the jump to try — with an explicit stack; the lower bound is the same
+//! [`LowerBound`], called the same way, and the bounds are stepped by the same
+//! [`deepen`]. This module prepares each pass, runs it, and turns a winning stack back into
+//! the tiles pushed.
+//!
+//! Invariant: the automaton and the reference generate the same children in the same order
+//! with the same estimates, so every pass has the same node count, the same next bound and
+//! the same first solution (and with `--all` the same solutions in the same order).
+
+use super::bound::LowerBound;
+use super::moves::{play_all, Jump};
+use super::parallel;
+use super::search::{deepen, Pass, Subtree};
+use super::tables;
+use crate::board::{Board, Direction};
+use crate::engine::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome};
+use crate::position::Position;
+use std::time::Instant;
+
+/// What the driver needs of one generated automaton.
+trait Generated: Default {
+    type State: Copy;
+
+    /// Prepares a pass below `root`, reached by the jump `came` (none: the start) after `g`
+    /// moves, with the bound `limit` and its parts in states `parts` (vertical, horizontal);
+    /// returns the first state to run.
+    fn set_up(
+        &mut self,
+        root: &Position,
+        came: Option<Jump>,
+        depth_and_limit: (u32, u32),
+        parts: (u32, u32),
+    ) -> Self::State;
+    /// Runs until the pass ends (`None`) or a jump reaches the goal (its state).
+    fn run(&mut self, bound: &LowerBound, state: Self::State) -> Option<Self::State>;
+    /// Where to resume after recording a winning jump.
+    fn resume(state: Self::State) -> Self::State;
+    /// The blank's cells along the path that ends with the winning jump `win`: the start's
+    /// cell, then where each jump lands.
+    fn path(&self, win: Self::State) -> Vec<usize>;
+    fn nodes(&self) -> u64;
+    fn next(&self) -> u32;
+}
+
+/// Instantiates the MTM automaton for each listed board, in a module of its own, and lets the
+/// driver use it.
+macro_rules! instantiate {
+    ($($module:ident = $rows:literal x $cols:literal),* $(,)?) => {
+        $(
+            /// The MTM automaton, generated for one board size.
+            pub mod $module {
+                use crate::mtm::bound::LowerBound as Bound;
+                use crate::mtm::moves::Axis;
+                fifteen_macros::automaton!(rows = $rows, cols = $cols, metric = mtm);
+            }
+
+            impl Generated for $module::Machine {
+                type State = $module::State;
+
+                fn set_up(
+                    &mut self,
+                    root: &Position,
+                    came: Option<Jump>,
+                    (g, limit): (u32, u32),
+                    (v, h): (u32, u32),
+                ) -> $module::State {
+                    *self = $module::Machine::default();
+                    self.tiles.copy_from_slice(root.tiles());
+                    (self.g, self.limit) = (g, limit);
+                    (self.v, self.h) = (v, h);
+                    let blank = root.blank();
+                    match came {
+                        None => $module::root(blank),
+                        Some(jump) => $module::entered(blank, jump.direction.code(), jump.distance),
+                    }
+                    .unwrap_or($module::State::Bottom)
+                }
+
+                fn run(
+                    &mut self,
+                    bound: &LowerBound,
+                    state: $module::State,
+                ) -> Option<$module::State> {
+                    $module::Machine::run(self, bound, state)
+                }
+
+                fn resume(state: $module::State) -> $module::State {
+                    state.fallback()
+                }
+
+                fn path(&self, win: $module::State) -> Vec<usize> {
+                    let top = usize::from(self.sp);
+                    let mut cells: Vec<usize> =
+                        self.states[1..=top].iter().map(|s| s.cell()).collect();
+                    cells.extend([win.cell(), win.landing()]);
+                    cells
+                }
+
+                fn nodes(&self) -> u64 {
+                    self.nodes
+                }
+
+                fn next(&self) -> u32 {
+                    self.next
+                }
+            }
+        )*
+
+        /// Solves on whichever instantiation fits the board.
+        fn dispatch(
+            start: &Position,
+            bound: &LowerBound,
+            options: &SearchOptions,
+            progress: &mut dyn FnMut(&BoundStats),
+        ) -> Result<SearchOutcome, EngineError> {
+            let board = start.board();
+            match (board.rows(), board.cols()) {
+                $(($rows, $cols) => drive::<$module::Machine>(start, bound, options, progress),)*
+                _ => Err(unsupported(board)),
+            }
+        }
+
+        /// The board sizes the MTM automaton is generated for.
+        pub const SIZES: &[(usize, usize)] = &[$(($rows, $cols),)*];
+    };
+}
+
+// Boards of at most 16 cells: 4x5, 5x4 and 5x5 would add 1.3 MB of code and minutes of
+// compilation for boards whose MTM bound is too weak to solve more than short walks (the
+// reference search takes them).
+instantiate!(
+    board2x2 = 2 x 2,
+    board2x3 = 2 x 3,
+    board2x4 = 2 x 4,
+    board2x5 = 2 x 5,
+    board3x2 = 3 x 2,
+    board3x3 = 3 x 3,
+    board3x4 = 3 x 4,
+    board3x5 = 3 x 5,
+    board4x2 = 4 x 2,
+    board4x3 = 4 x 3,
+    board4x4 = 4 x 4,
+    board5x2 = 5 x 2,
+    board5x3 = 5 x 3,
+);
+
+const NAME: &str = "automaton";
+
+fn unsupported(board: Board) -> EngineError {
+    EngineError::UnsupportedBoard {
+        engine: NAME,
+        board: board.to_string(),
+    }
+}
+
+/// Longest path the 256-entry stack can hold (with `Bottom` under it).
+pub const MAX_LENGTH: u32 = 250;
+
+/// The MTM automaton engine.
+#[derive(Clone, Debug, Default)]
+pub struct MtmAutomaton {
+    pub config: super::Config,
+}
+
+impl MtmAutomaton {
+    /// Whether the MTM automaton is generated for this board.
+    pub fn supports(board: Board) -> bool {
+        SIZES.contains(&(board.rows(), board.cols()))
+    }
+}
+
+impl Engine for MtmAutomaton {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    /// Bound lines of MTM searches carry the bound in `happy` (`sad` is 0).
+    fn solve(
+        &self,
+        start: &Position,
+        options: &SearchOptions,
+        progress: &mut dyn FnMut(&BoundStats),
+    ) -> Result<SearchOutcome, EngineError> {
+        // Refused before the bound is built (a second or so on the largest boards).
+        if !Self::supports(start.board()) {
+            return Err(unsupported(start.board()));
+        }
+        let bound = tables::for_search(start, &self.config)?;
+        dispatch(start, &bound, options, progress)
+    }
+}
+
+/// IDA* with the passes run by one generated automaton; a pass after one that took at least
+/// `options.split_after` seconds runs on `options.threads` threads ([`parallel`]).
+fn drive<A: Generated>(
+    start: &Position,
+    bound: &LowerBound,
+    options: &SearchOptions,
+    progress: &mut dyn FnMut(&BoundStats),
+) -> Result<SearchOutcome, EngineError> {
+    let (parts, all) = (bound.states(start), options.all);
+    let mut machine = A::default();
+    let mut previous = 0.0;
+    deepen(start, bound, all, progress, &mut |limit| {
+        if limit > MAX_LENGTH {
+            return Err(EngineError::Limit(format!(
+                "the MTM automaton's stack holds paths of at most {MAX_LENGTH} moves"
+            )));
+        }
+        let clock = Instant::now();
+        let found = if options.split(previous) {
+            let below = |machine: &mut A, subtree: &Subtree| {
+                let state = machine.set_up(
+                    &subtree.root,
+                    Some(subtree.came),
+                    (subtree.g, limit),
+                    subtree.parts,
+                );
+                pass(machine, bound, &subtree.root, state, all)
+            };
+            let threads = (limit, all, options.threads);
+            parallel::pass(start, bound, threads, &A::default, &below)
+        } else {
+            let state = machine.set_up(start, None, (0, limit), parts);
+            pass(&mut machine, bound, start, state, all)
+        };
+        previous = clock.elapsed().as_secs_f64();
+        Ok(found)
+    })
+}
+
+/// Runs one prepared pass of `machine` from `state` below `from` (the start, or a subtree's
+/// root): the solutions (tiles pushed from `from`), every one or the first, the nodes and the
+/// least `g + h` cut off.
+fn pass<A: Generated>(
+    machine: &mut A,
+    bound: &LowerBound,
+    from: &Position,
+    mut state: A::State,
+    all: bool,
+) -> Pass {
+    let mut solutions = Vec::new();
+    while let Some(win) = machine.run(bound, state) {
+        solutions.push(tiles_pushed(from, &machine.path(win)));
+        if !all {
+            break;
+        }
+        state = A::resume(win);
+    }
+    Pass {
+        nodes: machine.nodes(),
+        next: machine.next(),
+        solutions,
+    }
+}
+
+/// The tiles pushed when the blank jumps from each of `cells` to the next, in a line.
+fn tiles_pushed(start: &Position, cells: &[usize]) -> Vec<u8> {
+    let board = start.board();
+    let jumps: Vec<Jump> = cells
+        .windows(2)
+        .map(|pair| {
+            let (from, to) = (pair[0], pair[1]);
+            let (direction, distance) = if board.row(from) == board.row(to) {
+                let distance = board.col(from).abs_diff(board.col(to));
+                match to > from {
+                    true => (Direction::East, distance),
+                    false => (Direction::West, distance),
+                }
+            } else {
+                let distance = board.row(from).abs_diff(board.row(to));
+                match to > from {
+                    true => (Direction::South, distance),
+                    false => (Direction::North, distance),
+                }
+            };
+            Jump {
+                direction,
+                distance: distance as u8,
+            }
+        })
+        .collect();
+    // A path the automaton reports stays on the board; one that did not would not replay,
+    // and the solution would be dropped rather than reported wrong.
+    play_all(start, &jumps).map_or_else(Vec::new, |(_, tiles)| tiles)
+}

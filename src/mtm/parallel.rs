@@ -1,0 +1,101 @@
+//! One MTM bound on several threads, with the answer of one thread (as the STM engines'
+//! [`crate::engine::parallel`], whose scheduler and merge it uses).
+//!
+//! The reference search walks the bound's tree down to a shallow cut ([`Search`] with `cut`),
+//! listing in its own order the nodes kept there and the solutions met above it; the
+//! automaton searches the subtrees below those nodes on the worker threads. Invariant: the
+//! items' solutions in list order are the bound's in one thread's order, the walk's nodes plus
+//! the subtrees' are one thread's, and the next bound is the least `g + h` cut off by the walk
+//! or any subtree; so every completed bound counts the same nodes and the answer is the same
+//! as one thread's.
+
+use super::bound::LowerBound;
+use super::search::{Item, Pass, Search, Subtree};
+use crate::engine::parallel::{merge, search_items, Found, Kind};
+use crate::position::Position;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Subtrees wanted per thread, so that threads finishing at different times stay busy.
+const SUBTREES_PER_THREAD: usize = 64;
+
+/// The walk above the cut at the shallowest depth that lists at least `wanted` subtrees (or
+/// none deeper): its nodes, its least `g + h` cut off and its items.
+fn cut<'a>(
+    start: &Position,
+    bound: &'a LowerBound,
+    limit: u32,
+    all: bool,
+    wanted: usize,
+) -> Search<'a> {
+    let (v, h) = bound.states(start);
+    let mut depth = 1;
+    loop {
+        let mut walk = Search::new(start, bound, all);
+        walk.limit = limit;
+        walk.cut = depth;
+        walk.explore(start.blank(), None, 0, v, h);
+        let subtrees = walk
+            .items
+            .iter()
+            .filter(|i| matches!(i.kind, Kind::Subtree(_)))
+            .count();
+        if subtrees == 0 || subtrees >= wanted || depth >= limit {
+            return walk;
+        }
+        depth += 1;
+    }
+}
+
+/// The pass of the bound `limit` from `start` on `threads` threads: `search(worker, subtree)`
+/// searches below a node of the cut (its solutions from that node), each thread with a
+/// `worker` of its own.
+pub fn pass<W>(
+    start: &Position,
+    bound: &LowerBound,
+    (limit, all, threads): (u32, bool, usize),
+    worker: &(dyn Fn() -> W + Sync),
+    search: &(dyn Fn(&mut W, &Subtree) -> Pass + Sync),
+) -> Pass {
+    let walk = cut(start, bound, limit, all, threads * SUBTREES_PER_THREAD);
+    let items: &[Item] = &walk.items;
+    let first = items
+        .iter()
+        .position(|i| matches!(i.kind, Kind::Solution(_)))
+        .filter(|_| !all)
+        .unwrap_or(usize::MAX);
+    let next = AtomicU32::new(walk.next);
+    let results = search_items(
+        items.len(),
+        first,
+        threads,
+        all,
+        worker,
+        &|w, i| match &items[i].kind {
+            Kind::Subtree(subtree) => {
+                let found = search(w, subtree);
+                next.fetch_min(found.next, Ordering::SeqCst);
+                let solutions = found
+                    .solutions
+                    .into_iter()
+                    .map(|moves| [subtree.path.clone(), moves].concat())
+                    .collect();
+                Found {
+                    nodes: found.nodes,
+                    solutions,
+                }
+            }
+            Kind::Solution(moves) => Found {
+                nodes: 0,
+                solutions: vec![moves.clone()],
+            },
+        },
+    );
+    // Every item up to the first with a solution was searched (no thread passes `first`).
+    let befores = items.iter().map(|item| item.before);
+    let merged = merge(walk.nodes, befores.zip(results), all).unwrap_or_default();
+    Pass {
+        nodes: merged.nodes,
+        next: next.into_inner(),
+        solutions: merged.solutions,
+    }
+}

@@ -1,0 +1,183 @@
+//! The generated MTM automaton against the reference MTM IDA*: the same tree in the same
+//! order, so the same bounds, the same node count in every bound (completed or not), the same
+//! solutions in the same order (`--all` too), and lengths equal to breadth-first search's —
+//! on the far 3x3 positions and a sample of the rest, samples of 2x4, 4x2, 3x4 and 4x3, and
+//! 4x4 random walks and two of Korf's instances with both bounds.
+
+use fifteen::engine::{Engine, SearchOptions, SearchOutcome};
+use fifteen::mtm::automaton::{MtmAutomaton, SIZES};
+use fifteen::mtm::bfs::distances;
+use fifteen::mtm::moves::length;
+use fifteen::mtm::search::MtmIda;
+use fifteen::mtm::{BoundChoice, Config};
+use fifteen::random::PositionSource;
+use fifteen::{Board, Convention, Position};
+
+fn config(bound: BoundChoice) -> Config {
+    // The relabelled table is kept with the other tests' (built once, then read).
+    let tables = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables");
+    Config {
+        bound,
+        tables: Some(tables),
+    }
+}
+
+/// Each bound as (bound, nodes, completed, solutions).
+fn bounds(outcome: &SearchOutcome) -> Vec<(u32, Option<u64>, bool, u64)> {
+    outcome
+        .stats
+        .bounds
+        .iter()
+        .map(|b| (b.happy, b.nodes, b.completed, b.solutions))
+        .collect()
+}
+
+/// Solves `start` with both engines and checks they searched alike; returns the MTM length.
+fn same_search(start: &Position, bound: BoundChoice, all: bool) -> usize {
+    let options = SearchOptions {
+        all,
+        ..SearchOptions::default()
+    };
+    let automaton = MtmAutomaton {
+        config: config(bound),
+    }
+    .solve(start, &options, &mut |_| {})
+    .expect("solvable");
+    let reference = MtmIda {
+        config: config(bound),
+    }
+    .solve(start, &options, &mut |_| {})
+    .expect("solvable");
+    assert_eq!(bounds(&automaton), bounds(&reference), "{start:?}");
+    assert_eq!(automaton.solutions, reference.solutions, "{start:?}");
+    assert!(!automaton.solutions.is_empty(), "{start:?}");
+    let mtm = length(start, &automaton.solutions[0].moves).expect("legal moves");
+    for solution in &automaton.solutions {
+        assert!(solution.solves(start), "{start:?}");
+        assert_eq!(length(start, &solution.moves), Some(mtm), "{start:?}");
+    }
+    let last = automaton.stats.bounds.last().expect("a bound");
+    assert_eq!(last.happy as usize, mtm, "{start:?}");
+    mtm
+}
+
+#[test]
+fn the_boards_of_at_most_16_cells_are_generated() {
+    let mut sizes = SIZES.to_vec();
+    sizes.sort_unstable();
+    let small: Vec<(usize, usize)> = (2..=5)
+        .flat_map(|r| (2..=5).map(move |c| (r, c)))
+        .filter(|(r, c)| r * c <= 16)
+        .collect();
+    assert_eq!(sizes, small);
+    assert!(!MtmAutomaton::supports(Board::new(5, 5).expect("valid")));
+}
+
+#[test]
+fn the_far_3x3_positions_and_a_sample_of_the_others() {
+    let board = Board::new(3, 3).expect("valid");
+    let all = distances(board, 1 << 30).expect("small board");
+    let mut sorted: Vec<(&Position, &u32)> = all.iter().collect();
+    sorted.sort_by_key(|(p, _)| p.notation(Convention::Knuth));
+    let mut far = 0;
+    for (i, (start, &distance)) in sorted.into_iter().enumerate() {
+        // The 24-move antipodes and the 23-move positions, and every 211th other.
+        if distance < 23 && i % 211 != 0 {
+            continue;
+        }
+        far += usize::from(distance >= 23);
+        let mtm = same_search(start, BoundChoice::Walking, false);
+        assert_eq!(mtm, distance as usize, "{start:?}");
+    }
+    assert!(far > 0);
+}
+
+#[test]
+fn samples_of_2x4_4x2_3x4_and_4x3() {
+    let mut source = PositionSource::new(31);
+    for (rows, cols, count) in [(2, 4, 30), (4, 2, 30), (3, 4, 12), (4, 3, 12)] {
+        let board = Board::new(rows, cols).expect("valid");
+        let all = (rows * cols <= 8)
+            .then(|| distances(board, 1 << 30))
+            .flatten();
+        for _ in 0..count {
+            let start = match &all {
+                Some(_) => source.random_solvable(board),
+                None => source.random_walk(board, 24),
+            };
+            let mtm = same_search(&start, BoundChoice::Walking, false);
+            if let Some(all) = &all {
+                assert_eq!(Some(&(mtm as u32)), all.get(&start), "{start:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_optimal_solution_in_the_same_order() {
+    let start = Position::parse("867254301", None, Convention::Knuth).expect("valid");
+    same_search(&start, BoundChoice::Walking, true);
+    let mut source = PositionSource::new(7);
+    for _ in 0..3 {
+        let start = source.random_walk(Board::fifteen(), 30);
+        same_search(&start, BoundChoice::Walking, true);
+    }
+}
+
+#[test]
+fn random_walks_on_4x4_with_both_bounds() {
+    let mut source = PositionSource::new(31);
+    for _ in 0..10 {
+        let start = source.random_walk(Board::fifteen(), 40);
+        let walking = same_search(&start, BoundChoice::Walking, false);
+        let relabel = same_search(&start, BoundChoice::Relabel, false);
+        assert_eq!(walking, relabel, "{start:?}");
+    }
+}
+
+#[test]
+fn two_of_korfs_instances_with_the_relabelled_table() {
+    for id in [46, 86] {
+        let start = fifteen::korf100::instance(id)
+            .expect("an instance")
+            .position;
+        same_search(&start, BoundChoice::Relabel, false);
+    }
+}
+
+/// The automaton on `threads` threads, every bound split.
+fn on_threads(start: &Position, threads: usize, all: bool) -> SearchOutcome {
+    let options = SearchOptions {
+        all,
+        threads,
+        split_after: 0.0,
+        ..SearchOptions::default()
+    };
+    MtmAutomaton {
+        config: config(BoundChoice::Walking),
+    }
+    .solve(start, &options, &mut |_| {})
+    .expect("solvable")
+}
+
+#[test]
+fn several_threads_give_the_answer_and_the_nodes_of_one() {
+    let mut source = PositionSource::new(5);
+    for (rows, cols, walk) in [(3, 3, 40), (3, 4, 40), (4, 4, 40), (4, 4, 60)] {
+        let start = source.random_walk(Board::new(rows, cols).expect("valid"), walk);
+        for all in [false, true] {
+            let one = on_threads(&start, 1, all);
+            let three = on_threads(&start, 3, all);
+            assert_eq!(three.solutions, one.solutions, "{start:?}");
+            assert_eq!(
+                three.stats.completed_nodes(),
+                one.stats.completed_nodes(),
+                "{start:?}"
+            );
+            // With every solution wanted, the last bound is complete too.
+            if all {
+                assert_eq!(bounds(&three), bounds(&one), "{start:?}");
+            }
+        }
+    }
+}
