@@ -1,7 +1,8 @@
 //! The generated MTM automaton against the reference MTM IDA*: the same tree in the same
 //! order, so the same bounds, the same node count in every bound (completed or not), the same
 //! solutions in the same order (`--all` too), and lengths equal to breadth-first search's —
-//! on the far 3x3 positions and a sample of the rest, samples of 2x4, 4x2, 3x4 and 4x3, and
+//! on the far 3x3 positions and a sample of the rest (and the automaton alone on every 3x3
+//! position), samples of 2x4, 4x2, 3x4 and 4x3, and
 //! 4x4 random walks and two of Korf's instances with both bounds.
 
 use fifteen::engine::{Engine, SearchOptions, SearchOutcome};
@@ -90,6 +91,28 @@ fn the_far_3x3_positions_and_a_sample_of_the_others() {
         assert_eq!(mtm, distance as usize, "{start:?}");
     }
     assert!(far > 0);
+}
+
+#[test]
+fn every_3x3_position_at_its_breadth_first_distance() {
+    let board = Board::new(3, 3).expect("valid");
+    let all = distances(board, 1 << 30).expect("small board");
+    assert_eq!(all.len(), 181_440);
+    let engine = MtmAutomaton {
+        config: config(BoundChoice::Walking),
+    };
+    for (start, &distance) in &all {
+        let outcome = engine
+            .solve(start, &SearchOptions::default(), &mut |_| {})
+            .expect("solvable");
+        let solution = &outcome.solutions[0];
+        assert!(solution.solves(start), "{start:?}");
+        assert_eq!(
+            length(start, &solution.moves),
+            Some(distance as usize),
+            "{start:?}"
+        );
+    }
 }
 
 #[test]
