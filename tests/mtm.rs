@@ -186,3 +186,33 @@ fn the_relabelled_table_on_4x4() {
         assert!(with.stats.nodes < without.stats.nodes, "Korf {id}");
     }
 }
+
+/// `LowerBound::child`, which both MTM engines ask for a child's bound, keeps its contract on
+/// 4x4 positions with the relabelled table, for every budget and settled value around the
+/// exact bound: the exact bound when it is at most the budget or below the settled value,
+/// else a value above the budget, at least the settled value, and at most the exact bound.
+#[test]
+fn a_childs_bound_is_exact_wherever_it_matters() {
+    use fifteen::mtm::moves::Axis;
+    let config = relabelled().config;
+    let bound = fifteen::mtm::tables::lower_bound(Board::fifteen(), &config);
+    let mut source = PositionSource::new(43);
+    for _ in 0..200 {
+        let position = source.random_solvable(Board::fifteen());
+        let (v, h) = bound.states(&position);
+        for axis in [Axis::Vertical, Axis::Horizontal] {
+            let walking = bound.combine(v, h, Some(axis));
+            let exact = walking.max(bound.table_estimate(position.tiles()));
+            for budget in 0..=exact + 1 {
+                for settled in 0..=exact + 1 {
+                    let got = bound.child(walking, position.tiles(), budget, settled);
+                    if exact <= budget || exact < settled {
+                        assert_eq!(got, exact, "{position:?} {budget} {settled}");
+                    } else {
+                        assert!(got > budget && got >= settled && got <= exact);
+                    }
+                }
+            }
+        }
+    }
+}
