@@ -3,7 +3,9 @@
 //! and both with the same pattern databases (5-5-5, built in memory first), where the
 //! automaton updates the bound by lookups and the reference computes it from scratch; and the
 //! automaton with those tables without and with duplicate pruning (`prune`), and the same on a
-//! fixed 24-puzzle search with the 6-6-6-6 tables when they are cached (`twenty_four`).
+//! fixed 24-puzzle search with the 6-6-6-6 tables when they are cached (`twenty_four`); and
+//! the multi-tile metric's automaton against its reference on Korf's instance 2 with the
+//! relabelled 4x4 table, when it is cached (`multi_tile`).
 #![forbid(unsafe_code)]
 use criterion::{criterion_group, criterion_main, Criterion};
 use fifteen::engine::automaton::Automaton;
@@ -160,5 +162,40 @@ fn twenty_four(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engines, tables, pruning, twenty_four);
+fn multi_tile(c: &mut Criterion) {
+    use fifteen::mtm::{automaton::MtmAutomaton, search::MtmIda, store, BoundChoice, Config};
+    let Some(dir) = store::directory(None) else {
+        return;
+    };
+    if !dir.join(store::NAME).exists() {
+        eprintln!("skipped: the MTM table is not cached in {}", dir.display());
+        return;
+    }
+    let Ok(start) = Position::parse("a510f9de28476cb3", None, Convention::Knuth) else {
+        return;
+    };
+    let config = Config {
+        bound: BoundChoice::Relabel,
+        tables: Some(dir),
+    };
+    let automaton = MtmAutomaton {
+        config: config.clone(),
+    };
+    let reference = MtmIda { config };
+    let engines: [(&str, &dyn Engine); 2] = [("automaton", &automaton), ("ida", &reference)];
+    let mut group = c.benchmark_group("multi_tile");
+    group.sample_size(10);
+    for (name, engine) in engines {
+        group.bench_function(format!("{name}/relabel/korf2"), |b| {
+            b.iter(|| {
+                engine
+                    .solve(&start, &SearchOptions::default(), &mut |_| {})
+                    .map(|o| o.length())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engines, tables, pruning, twenty_four, multi_tile);
 criterion_main!(benches);
