@@ -8,7 +8,7 @@
 use super::solve::{convention_hint, heuristic_for, json_report, solution_text, SolveArgs};
 use super::Failure;
 use crate::board::Board;
-use crate::engine::{EngineError, SearchOptions};
+use crate::engine::{EngineError, SearchOptions, SearchOutcome, Solution};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use std::collections::HashMap;
@@ -35,14 +35,33 @@ pub fn read(file: &Path) -> Result<String, Failure> {
     Ok(text)
 }
 
-pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
-    let text = read(file)?;
-    let mut heuristics: HashMap<Board, Heuristic> = HashMap::new();
+/// What one position of a batch came to, as the metric's solver tells [`solve_lines`].
+pub enum Line {
+    /// Not searched: why, said on stderr with the line's number (a bad line).
+    Bad(String),
+    /// A position with no solution.
+    Unsolvable,
+    /// Searched: the outcome, and its JSON object with `--json`.
+    Solved(SearchOutcome, Option<serde_json::Value>),
+}
+
+/// One solution in the metric's text (see [`super::solve::solution_text`]), given its time.
+pub type Text = fn(&Position, &SolveArgs, &Solution, &str) -> String;
+
+/// The loop of `solve --file`, for either metric: each position line goes to `solve`, its
+/// result is printed as it comes (each solution in `text` after the position, or a JSON
+/// object), then the summary and the exit status ([`close`]).
+pub fn solve_lines(
+    args: &SolveArgs,
+    file: &Path,
+    text: Text,
+    solve: &mut dyn FnMut(&Position) -> Result<Line, Failure>,
+) -> Result<(), Failure> {
+    let text_file = read(file)?;
     let (mut bad, mut unsolvable) = (0usize, 0usize);
     let (mut positions, mut nodes, mut seconds) = (0usize, 0u64, 0.0f64);
     let mut out = super::out();
-    let threads = args.threads.count();
-    for (number, line) in lines(&text) {
+    for (number, line) in lines(&text_file) {
         let start = match Position::parse(line, args.board.size, args.board.convention) {
             Ok(start) => start,
             Err(error) => {
@@ -51,22 +70,46 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
                 continue;
             }
         };
-        let notation = start.notation(args.board.convention);
+        match solve(&start)? {
+            Line::Bad(message) => {
+                eprintln!("line {number}: {message}");
+                bad += 1;
+            }
+            Line::Unsolvable => {
+                unsolvable += 1;
+                report_unsolvable(&mut out, number, &start, args)?;
+            }
+            Line::Solved(outcome, report) => {
+                positions += 1;
+                nodes += outcome.stats.nodes.unwrap_or(0);
+                seconds += outcome.stats.seconds;
+                write_result(&mut out, number, &start, args, &outcome, report, text)?;
+            }
+        }
+    }
+    close(
+        &mut out,
+        args.json,
+        file,
+        (positions, nodes, seconds),
+        (bad, unsolvable),
+    )
+}
+
+/// `fifteen solve --file` in the single-tile metric: the tables loaded once per board.
+pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
+    let mut heuristics: HashMap<Board, Heuristic> = HashMap::new();
+    let threads = args.threads.count();
+    solve_lines(args, file, solution_text, &mut |start| {
         if !start.is_solvable() {
-            unsolvable += 1;
-            report_unsolvable(&mut out, number, &start, args)?;
-            continue;
+            return Ok(Line::Unsolvable);
         }
         let board = start.board();
         let heuristic = match heuristics.get(&board) {
             Some(h) => h.clone(),
             None => match heuristic_for(args, board, false) {
                 Ok(h) => heuristics.entry(board).or_insert(h).clone(),
-                Err(Failure::BadInput(message)) => {
-                    eprintln!("line {number}: {message}");
-                    bad += 1;
-                    continue;
-                }
+                Err(Failure::BadInput(message)) => return Ok(Line::Bad(message)),
                 Err(other) => return Err(other),
             },
         };
@@ -80,47 +123,30 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
             threads,
             split_after: crate::engine::SPLIT_AFTER,
         };
-        let outcome = match args.engine.engine().solve(&start, &options, &mut |_| {}) {
-            Ok(outcome) => outcome,
-            Err(error) => {
-                eprintln!("line {number}: {error}");
-                bad += 1;
-                continue;
-            }
-        };
-        positions += 1;
-        nodes += outcome.stats.nodes.unwrap_or(0);
-        seconds += outcome.stats.seconds;
-        let report = args
-            .json
-            .then(|| json_report(&start, args, &options.heuristic, &outcome));
-        write_result(
-            &mut out,
-            number,
-            &notation,
-            &outcome,
-            report,
-            &|solution, time| solution_text(&start, args, solution, time),
-        )?;
-    }
-    close(
-        &mut out,
-        args.json,
-        file,
-        (positions, nodes, seconds),
-        (bad, unsolvable),
-    )
+        Ok(
+            match args.engine.engine().solve(start, &options, &mut |_| {}) {
+                Ok(outcome) => {
+                    let report = args
+                        .json
+                        .then(|| json_report(start, args, &options.heuristic, &outcome));
+                    Line::Solved(outcome, report)
+                }
+                Err(error) => Line::Bad(error.to_string()),
+            },
+        )
+    })
 }
 
 /// One position's result: its JSON object `report` with its line number, or without one each
-/// solution's `text` (given the search's time) after the position's `notation`.
-pub fn write_result(
+/// solution's `text` (given the search's time) after the position.
+fn write_result(
     out: &mut dyn Write,
     number: usize,
-    notation: &str,
-    outcome: &crate::engine::SearchOutcome,
+    start: &Position,
+    args: &SolveArgs,
+    outcome: &SearchOutcome,
     report: Option<serde_json::Value>,
-    text: &dyn Fn(&crate::engine::Solution, &str) -> String,
+    text: Text,
 ) -> std::io::Result<()> {
     match report {
         Some(mut report) => {
@@ -128,9 +154,10 @@ pub fn write_result(
             writeln!(out, "{report}")?;
         }
         None => {
+            let notation = start.notation(args.board.convention);
             let time = format!(" ({:.2} sec)", outcome.stats.seconds);
             for solution in &outcome.solutions {
-                write!(out, "{notation}: {}", text(solution, &time))?;
+                write!(out, "{notation}: {}", text(start, args, solution, &time))?;
             }
         }
     }
@@ -139,7 +166,7 @@ pub fn write_result(
 
 /// Says that the position of line `number` has no solution (and, on stderr, when it would
 /// have one in the other convention): a line, or a JSON object with `--json`.
-pub fn report_unsolvable(
+fn report_unsolvable(
     out: &mut dyn Write,
     number: usize,
     start: &Position,
@@ -162,7 +189,7 @@ pub fn report_unsolvable(
 
 /// The summary line of a batch (`N positions solved, NODES nodes, T sec`, on stderr with
 /// `--json`) and its exit status: bad lines first, then positions without solution.
-pub fn close(
+fn close(
     out: &mut dyn Write,
     json: bool,
     file: &Path,

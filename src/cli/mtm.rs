@@ -10,9 +10,10 @@
 //! above 1 with another engine than the automaton or outside `solve`, `--prune`, and in
 //! `compare` `--peer` and `--korf50`) are refused rather than ignored.
 
+use super::batch::Line;
 use super::compare::{CompareArgs, Row};
 use super::crosscheck::{check_positions_with, CrosscheckArgs, Judge};
-use super::solve::{convention_hint, print_solutions, SolveArgs};
+use super::solve::{convention_hint, nodes_line, print_solutions, SolveArgs};
 use super::Failure;
 use crate::differential::EngineRun;
 use crate::engine::{BoundStats, Engine, EngineError, EngineKind, SearchOptions, SearchOutcome};
@@ -235,13 +236,7 @@ fn print_text(
                 bound.estimate(start)
             )?;
         }
-        let seconds = outcome.stats.seconds;
-        let nodes = outcome.stats.nodes.unwrap_or(0);
-        writeln!(
-            out,
-            "{nodes} nodes generated in {seconds:.2} sec ({:.2} M nodes/sec)",
-            nodes as f64 / seconds.max(1e-9) / 1e6
-        )?;
+        nodes_line(out, &outcome.stats)?;
     }
     Ok(())
 }
@@ -300,56 +295,26 @@ fn json_report(
 /// `N positions solved, NODES nodes, T sec`; exit status as in STM.
 pub fn batch(args: &SolveArgs, file: &std::path::Path, engine_given: bool) -> Result<(), Failure> {
     check_solve_flags(args, engine_given)?;
-    let text = super::batch::read(file)?;
-    let (mut bad, mut unsolvable) = (0usize, 0usize);
-    let (mut positions, mut nodes, mut seconds) = (0usize, 0u64, 0.0f64);
-    let mut out = super::out();
-    for (number, line) in super::batch::lines(&text) {
-        let start = match Position::parse(line, args.board.size, args.board.convention) {
-            Ok(start) => start,
-            Err(error) => {
-                eprintln!("line {number}: {error}");
-                bad += 1;
-                continue;
-            }
-        };
-        let notation = start.notation(args.board.convention);
+    super::batch::solve_lines(args, file, solution_text, &mut |start| {
         if let Err(Failure::BadInput(message)) = check_board(args, start.board()) {
-            eprintln!("line {number}: {message}");
-            bad += 1;
-            continue;
+            return Ok(Line::Bad(message));
         }
         if !start.is_solvable() {
-            unsolvable += 1;
-            super::batch::report_unsolvable(&mut out, number, &start, args)?;
-            continue;
+            return Ok(Line::Unsolvable);
         }
         let engine = solve_engine(args, engine_given, Some(start.board()))?;
-        let outcome = match engine.solve(&start, &options(args, engine.as_ref()), &mut |_| {}) {
-            Ok(outcome) => outcome,
-            Err(error) => {
-                eprintln!("line {number}: {error}");
-                bad += 1;
-                continue;
-            }
-        };
-        positions += 1;
-        nodes += outcome.stats.nodes.unwrap_or(0);
-        seconds += outcome.stats.seconds;
-        let report = args
-            .json
-            .then(|| json_report(&start, args, engine.name(), &outcome));
-        super::batch::write_result(&mut out, number, &notation, &outcome, report, &|s, time| {
-            solution_text(&start, args, s, time)
-        })?;
-    }
-    super::batch::close(
-        &mut out,
-        args.json,
-        file,
-        (positions, nodes, seconds),
-        (bad, unsolvable),
-    )
+        Ok(
+            match engine.solve(start, &options(args, engine.as_ref()), &mut |_| {}) {
+                Ok(outcome) => {
+                    let report = args
+                        .json
+                        .then(|| json_report(start, args, engine.name(), &outcome));
+                    Line::Solved(outcome, report)
+                }
+                Err(error) => Line::Bad(error.to_string()),
+            },
+        )
+    })
 }
 
 /// The MTM engines of `--engines` (default: automaton, ida and bfs).

@@ -4,7 +4,9 @@
 
 use super::Failure;
 use crate::board::Direction;
-use crate::engine::{BoundStats, EngineError, EngineKind, SearchOptions, SearchOutcome};
+use crate::engine::{
+    BoundStats, EngineError, EngineKind, SearchOptions, SearchOutcome, SearchStats,
+};
 use crate::heuristic::store::{stronger_tables, Choice};
 use crate::heuristic::Heuristic;
 use crate::position::{Convention, MoveNotation, Position};
@@ -379,17 +381,22 @@ pub fn print_text(
                 start.manhattan()
             )?;
         }
-        let seconds = outcome.stats.seconds;
-        match outcome.stats.nodes {
-            Some(nodes) => writeln!(
-                out,
-                "{nodes} nodes generated in {seconds:.2} sec ({:.2} M nodes/sec)",
-                nodes as f64 / seconds.max(1e-9) / 1e6
-            )?,
-            None => writeln!(out, "(nodes not counted) {seconds:.2} sec")?,
-        }
+        nodes_line(out, &outcome.stats)?;
     }
     Ok(())
+}
+
+/// `--stats`' last line: the nodes generated, the time and the rate.
+pub fn nodes_line(out: &mut dyn Write, stats: &SearchStats) -> std::io::Result<()> {
+    let seconds = stats.seconds;
+    match stats.nodes {
+        Some(nodes) => writeln!(
+            out,
+            "{nodes} nodes generated in {seconds:.2} sec ({:.2} M nodes/sec)",
+            nodes as f64 / seconds.max(1e-9) / 1e6
+        ),
+        None => writeln!(out, "(nodes not counted) {seconds:.2} sec"),
+    }
 }
 
 pub fn json_report(
