@@ -8,8 +8,16 @@
 //!
 //! The search engines speak of *lookups*: lookup `g` is group `g` on the position, lookup
 //! `MIRROR + g` group `g` on the reflection. Their values travel packed, one byte each, in two
-//! `u64` words, one for each half ([`Values`]). A move of one piece changes one lookup of each half, and [`PatternDb::step`]
-//! finds the new values from the entries after the move alone (one bit each).
+//! `u64` words, one for each half ([`Values`]). A move of one piece changes one lookup of each
+//! half, and [`PatternDb::step`] finds the new values from the entries after the move alone
+//! (one bit each).
+//!
+//! Not here, measured (2026-11-26): the maximum over a second partition of the board (5x5
+//! 6-6-6-6 with a second 6-6-6-6 and its reflection, its lookups made only where the first
+//! partition does not already refuse a move) took 1.2-2.8 times fewer nodes on Korf & Felner's
+//! instances but cost 1.6-1.8 times as much per node: a node's cost is the wait on its table
+//! words. It was faster on 2 of 7 instances and 5-42% slower on the others (#47: 184 s of CPU
+//! against 251 s); 4x4 7-8 with 6-6-3 saved 5% of the nodes of Korf's 100.
 //!
 //! Invariant: `values(at, blank)` equals, byte for byte, the tables' exact values of the
 //! position; `step` keeps it so.
