@@ -204,3 +204,41 @@ fn several_threads_give_the_answer_and_the_nodes_of_one() {
         }
     }
 }
+
+/// Told to a [`Live`] (for a progress line), the automaton splits its bounds on one thread
+/// too, with the answer and the completed bounds' nodes of the plain search; each completed
+/// bound it reports had every subtree searched and was named by its length.
+#[test]
+fn a_search_that_tells_its_progress_gives_the_answer_of_one_thread() {
+    let mut source = PositionSource::new(7);
+    for (rows, cols, walk) in [(3, 4, 40), (4, 4, 60)] {
+        let start = source.random_walk(Board::new(rows, cols).expect("valid"), walk);
+        let plain = on_threads(&start, 1, false);
+        let live = std::sync::Arc::new(fifteen::engine::Live::new(0.0));
+        let options = SearchOptions {
+            live: Some(live.clone()),
+            ..SearchOptions::default()
+        };
+        let mut told = 0;
+        let outcome = MtmAutomaton {
+            config: config(BoundChoice::Walking),
+        }
+        .solve(&start, &options, &mut |bound| {
+            let Some(seen) = live.read() else { return };
+            assert_eq!(seen.label, format!("{} moves", bound.happy));
+            if bound.completed {
+                assert_eq!(seen.searched, seen.subtrees, "{start:?}");
+                assert!(seen.nodes <= bound.nodes.unwrap_or(0), "{start:?}");
+                told += 1;
+            }
+        })
+        .expect("solvable");
+        assert_eq!(outcome.solutions, plain.solutions, "{start:?}");
+        assert_eq!(
+            outcome.stats.completed_nodes(),
+            plain.stats.completed_nodes(),
+            "{start:?}"
+        );
+        assert!(told > 0, "{start:?}: no bound was told");
+    }
+}

@@ -2,11 +2,13 @@
 //! with both IDA* engines and with Manhattan and pattern databases, `threads = 2` (and more
 //! threads than cores) finds the same first solution, the same `--all` list in the same order,
 //! and the same node count in every bound (the last, stopped at its first solution, too) as
-//! `threads = 1`.
+//! `threads = 1`. A search that tells its progress splits its bounds on one thread too, with
+//! the same answer.
 #![forbid(unsafe_code)]
 
 use fifteen::engine::automaton::Automaton;
 use fifteen::engine::reference::ReferenceIda;
+use fifteen::engine::Live;
 use fifteen::heuristic::partition::Partition;
 use fifteen::heuristic::pdb;
 use fifteen::heuristic::Heuristic;
@@ -141,6 +143,56 @@ fn threads_give_the_answer_of_one_with_pattern_databases() {
                 same_answer(engine, &case.position, &heuristic, false);
             }
             same_answer(&Automaton, &case.position, &heuristic, true);
+        }
+    }
+}
+
+/// A search told to a [`Live`] (for a progress line) splits its bounds on one thread too: the
+/// same solutions and nodes in every bound; when the engine reports a completed bound, the
+/// progress it told names it, has every subtree searched, and counts no more nodes than it.
+#[test]
+fn a_search_that_tells_its_progress_gives_the_answer_of_one_thread() {
+    let engines: [&dyn Engine; 2] = [&Automaton, &ReferenceIda];
+    for (board, most_nodes) in [("3x4", 500_000), ("4x4", 500_000)] {
+        // Searches large enough to leave subtrees below the cut of their last bounds.
+        let cases: Vec<Case> = corpus(board, most_nodes)
+            .into_iter()
+            .filter(|c| c.completed_nodes >= 20_000)
+            .take(6)
+            .collect();
+        assert!(cases.len() >= 3, "{board}");
+        for case in &cases {
+            for engine in engines {
+                let start = &case.position;
+                let plain = engine
+                    .solve(start, &SearchOptions::default(), &mut |_| {})
+                    .expect("solves");
+                // Every bound told, however small.
+                let live = Arc::new(Live::new(0.0));
+                let options = SearchOptions {
+                    live: Some(live.clone()),
+                    ..SearchOptions::default()
+                };
+                let mut told = 0;
+                let outcome = engine
+                    .solve(start, &options, &mut |bound| {
+                        let Some(seen) = live.read() else { return };
+                        assert_eq!(seen.label, format!("{}+{} moves", bound.happy, bound.sad));
+                        assert!(seen.nodes <= bound.nodes.unwrap_or(0), "{start:?}");
+                        if bound.completed {
+                            assert_eq!(seen.searched, seen.subtrees, "{start:?}");
+                            told += 1;
+                        }
+                    })
+                    .expect("solves");
+                let what = format!("{} {start:?}", engine.name());
+                assert_eq!(outcome.solutions, plain.solutions, "{what}");
+                let nodes = |o: &fifteen::SearchOutcome| {
+                    o.stats.bounds.iter().map(|b| b.nodes).collect::<Vec<_>>()
+                };
+                assert_eq!(nodes(&outcome), nodes(&plain), "{what}");
+                assert!(told > 0, "{what}: no bound was told");
+            }
         }
     }
 }

@@ -122,6 +122,7 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
             heuristic,
             threads,
             split_after: crate::engine::SPLIT_AFTER,
+            live: None,
         };
         Ok(
             match args.engine.engine().solve(start, &options, &mut |_| {}) {

@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod compare;
 pub mod crosscheck;
+pub mod live;
 pub mod mtm;
 pub mod shard;
 pub mod sliding;

@@ -13,6 +13,7 @@
 use super::batch::Line;
 use super::compare::{CompareArgs, Row};
 use super::crosscheck::{check_positions_with, CrosscheckArgs, Judge};
+use super::live::{BoundLines, Ticker};
 use super::solve::{convention_hint, nodes_line, print_solutions, SolveArgs};
 use super::Failure;
 use crate::differential::EngineRun;
@@ -129,25 +130,26 @@ pub fn solve(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
     if !start.is_solvable() {
         return unsolvable(&start, args);
     }
-    let json = args.json;
-    let mut written: std::io::Result<()> = Ok(());
+    let (ticker, live) = match engine.name() {
+        "bfs" => (None, None),
+        _ => Ticker::start().unzip(),
+    };
+    let mut lines = BoundLines::new(args.json, ticker);
     let mut progress = |bound: &BoundStats| {
         if bound.solutions == 0 {
-            let line = bound_line_mtm(bound);
-            if json {
-                eprintln!("{line}");
-            } else if written.is_ok() {
-                let mut out = super::out();
-                written = writeln!(out, "{line}").and_then(|()| out.flush());
-            }
+            lines.print(&bound_line_mtm(bound));
         }
     };
+    let options = SearchOptions {
+        live,
+        ..options(args, engine.as_ref())
+    };
     let outcome = engine
-        .solve(&start, &options(args, engine.as_ref()), &mut progress)
+        .solve(&start, &options, &mut progress)
         .map_err(Failure::bad_input)?;
-    written?;
+    lines.finish()?;
     let mut out = super::out();
-    if json {
+    if args.json {
         writeln!(
             out,
             "{}",

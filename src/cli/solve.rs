@@ -2,6 +2,7 @@
 //! Knuth's KORF0 (` ... no solution with H+S moves (T sec)` per failed bound, flushed as each
 //! bound finishes, then `Solution in H+S moves: PIECES (T sec)`), or as one JSON object.
 
+use super::live::{BoundLines, Ticker};
 use super::Failure;
 use crate::board::Direction;
 use crate::engine::{
@@ -180,6 +181,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         prune: Default::default(),
         threads: args.threads.count(),
         split_after: crate::engine::SPLIT_AFTER,
+        live: None,
     };
     if !start.is_solvable() {
         if let Some(hint) = convention_hint(&start, args.board.convention) {
@@ -215,10 +217,12 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         );
     }
     let engine = args.engine.engine();
-    let json = args.json;
-    // The first failed write (a closed pipe, a full disk) is kept and ends the command once
-    // the engine returns.
-    let mut written: std::io::Result<()> = Ok(());
+    let (ticker, live) = match args.engine {
+        EngineKind::Bfs => (None, None),
+        _ => Ticker::start().unzip(),
+    };
+    options.live = live;
+    let mut lines = BoundLines::new(args.json, ticker);
     // Bound lines printed: a search that starts again prints only the bounds after them.
     let mut printed = 0;
     let mut checked_whole = false;
@@ -228,13 +232,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             bounds += 1;
             if bound.solutions == 0 && bounds > printed {
                 printed = bounds;
-                let line = bound_line(bound);
-                if json {
-                    eprintln!("{line}");
-                } else if written.is_ok() {
-                    let mut out = super::out();
-                    written = writeln!(out, "{line}").and_then(|()| out.flush());
-                }
+                lines.print(&bound_line(bound));
             }
         };
         match engine.solve(&start, &options, &mut progress) {
@@ -248,9 +246,9 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             result => break result.map_err(Failure::bad_input)?,
         }
     };
-    written?;
+    lines.finish()?;
     let mut out = super::out();
-    if json {
+    if args.json {
         let report = json_report(&start, args, &options.heuristic, &outcome);
         writeln!(out, "{report}")?;
     } else {

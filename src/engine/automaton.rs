@@ -403,6 +403,10 @@ fn drive<A: Generated>(
         }
         let clock = Instant::now();
         let previous = bounds.last().map_or(0.0, |b| b.seconds);
+        options.bound_starts(|| {
+            let (happy, sad) = ((length + manhattan) / 2, (length - manhattan) / 2);
+            format!("{happy}+{sad} moves")
+        });
         let found = if options.split(previous) {
             parallel::search_bound(&split, start, happy, sad, options)
         } else {

@@ -20,7 +20,9 @@ use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// One shortest solution: the tiles pushed, in order (Knuth's numbering).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,8 +154,87 @@ impl SearchOutcome {
     }
 }
 
-/// How to search.
+/// How far the bound being searched has got, for a progress line: the engine names each bound
+/// as it starts ([`Live::bound`]); a bound split into subtrees ([`parallel::search_items`])
+/// says how many, and adds each one's nodes as it is searched, from any thread. The command
+/// line reads it ([`Live::read`]) while the search runs.
+#[derive(Debug)]
+pub struct Live {
+    /// A bound after one of this many seconds is split, even on one thread.
+    after: f64,
+    /// The bound's label, and when it started.
+    label: Mutex<(String, Option<Instant>)>,
+    subtrees: AtomicUsize,
+    searched: AtomicUsize,
+    nodes: AtomicU64,
+}
+
+/// What [`Live::read`] tells: the bound, its subtrees, those searched, their nodes, and the
+/// seconds since the bound started.
 #[derive(Clone, Debug, PartialEq)]
+pub struct LiveBound {
+    pub label: String,
+    pub subtrees: usize,
+    pub searched: usize,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl Default for Live {
+    fn default() -> Live {
+        Live::new(LIVE_AFTER)
+    }
+}
+
+impl Live {
+    /// Told the bounds after one of `after` seconds (see [`SearchOptions::split`]).
+    pub fn new(after: f64) -> Live {
+        Live {
+            after,
+            label: Mutex::default(),
+            subtrees: AtomicUsize::default(),
+            searched: AtomicUsize::default(),
+            nodes: AtomicU64::default(),
+        }
+    }
+
+    /// A new bound, `label` as its line will name it, starts (not split so far).
+    pub fn bound(&self, label: String) {
+        if let Ok(mut current) = self.label.lock() {
+            *current = (label, Some(Instant::now()));
+        }
+        self.subtrees.store(0, Ordering::SeqCst);
+        self.searched.store(0, Ordering::SeqCst);
+        self.nodes.store(0, Ordering::SeqCst);
+    }
+
+    /// The bound is split into `subtrees` subtrees.
+    pub fn split(&self, subtrees: usize) {
+        self.subtrees.store(subtrees, Ordering::SeqCst);
+    }
+
+    /// One more subtree searched, with its `nodes`.
+    pub fn searched(&self, nodes: u64) {
+        self.nodes.fetch_add(nodes, Ordering::SeqCst);
+        self.searched.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// The bound being searched, if it is split.
+    pub fn read(&self) -> Option<LiveBound> {
+        let subtrees = self.subtrees.load(Ordering::SeqCst);
+        let (label, started) = self.label.lock().map(|l| l.clone()).ok()?;
+        (subtrees > 0).then(|| LiveBound {
+            label,
+            subtrees,
+            searched: self.searched.load(Ordering::SeqCst),
+            nodes: self.nodes.load(Ordering::SeqCst),
+            seconds: started.map_or(0.0, |s| s.elapsed().as_secs_f64()),
+        })
+    }
+}
+
+/// How to search.
+#[derive(Clone, Debug)]
 pub struct SearchOptions {
     /// Find every optimal solution instead of stopping at the first.
     pub all: bool,
@@ -175,6 +256,10 @@ pub struct SearchOptions {
     /// many seconds: below that, waking the threads costs more than they save (0: split every
     /// bound, as the tests do to cover small searches).
     pub split_after: f64,
+    /// Where the bound being searched is told, for a progress line (`None`: nowhere). With it,
+    /// a long bound is split even on one thread (the same answer and nodes), so that its
+    /// progress can be told subtree by subtree.
+    pub live: Option<Arc<Live>>,
 }
 
 impl Default for SearchOptions {
@@ -188,6 +273,7 @@ impl Default for SearchOptions {
             prune: Arc::default(),
             threads: 1,
             split_after: SPLIT_AFTER,
+            live: None,
         }
     }
 }
@@ -195,10 +281,28 @@ impl Default for SearchOptions {
 /// The default [`SearchOptions::split_after`]: a millisecond, about a hundred thousand nodes.
 pub const SPLIT_AFTER: f64 = 0.001;
 
+/// A bound after one of this many seconds takes seconds more: worth a progress line
+/// ([`Live::default`]).
+pub const LIVE_AFTER: f64 = 0.5;
+
 impl SearchOptions {
-    /// Whether the bound after one that took `previous` seconds is searched on several threads.
+    /// Whether the bound after one that took `previous` seconds is split into subtrees: to
+    /// search it on several threads, or to tell its progress (where the engine counts nodes
+    /// anyway: a plain search, which does not, stays as fast as it is).
     pub fn split(&self, previous: f64) -> bool {
-        self.threads > 1 && previous >= self.split_after
+        let counted = self.count_nodes || self.heuristic.tables().is_some();
+        let told = self
+            .live
+            .as_ref()
+            .is_some_and(|live| previous >= live.after);
+        (self.threads > 1 && previous >= self.split_after) || (told && counted)
+    }
+
+    /// Names the bound about to be searched, for [`Self::live`].
+    pub fn bound_starts(&self, label: impl FnOnce() -> String) {
+        if let Some(live) = &self.live {
+            live.bound(label());
+        }
     }
 }
 

@@ -19,7 +19,7 @@
 //! their results by the same rule.
 
 use crate::board::Direction;
-use crate::engine::SearchOptions;
+use crate::engine::{Live, SearchOptions};
 use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
@@ -253,7 +253,7 @@ pub fn search_bound(
     let results = search_items(
         items.len(),
         first,
-        threads,
+        (threads, options.live.as_deref()),
         all,
         &|| engine.worker(),
         &|worker, i| match &items[i].kind {
@@ -281,13 +281,13 @@ pub fn search_bound(
 
 /// Searches `count` items of a cut on `threads` threads (this one among them), taking them in
 /// list order, each thread with a `worker` of its own: `search(worker, i)` is item `i`'s
-/// result. Unless `all`, no item after the earliest one known to hold a solution (`first` at
-/// the start, `usize::MAX` for none) is started. Returns each item's result, `None` for the
-/// items not searched.
+/// result, told to `live` as it comes. Unless `all`, no item after the earliest one known to
+/// hold a solution (`first` at the start, `usize::MAX` for none) is started. Returns each
+/// item's result, `None` for the items not searched.
 pub fn search_items<W>(
     count: usize,
     first: usize,
-    threads: usize,
+    (threads, live): (usize, Option<&Live>),
     all: bool,
     worker: &(dyn Fn() -> W + Sync),
     search: &(dyn Fn(&mut W, usize) -> Found + Sync),
@@ -295,6 +295,9 @@ pub fn search_items<W>(
     let first = AtomicUsize::new(first);
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Found>>> = Mutex::new(vec![None; count]);
+    if let Some(live) = live {
+        live.split(count);
+    }
     let work = || {
         let mut worker = worker();
         loop {
@@ -303,6 +306,9 @@ pub fn search_items<W>(
                 break;
             }
             let found = search(&mut worker, i);
+            if let Some(live) = live {
+                live.searched(found.nodes);
+            }
             if !all && !found.solutions.is_empty() {
                 first.fetch_min(i, Ordering::SeqCst);
             }

@@ -80,6 +80,10 @@ impl Engine for ReferenceIda {
             let clock = Instant::now();
             let length = h + 2 * sad;
             let previous = bounds.last().map_or(0.0, |b: &BoundStats| b.seconds);
+            options.bound_starts(|| {
+                let (happy, sad) = ((length + manhattan) / 2, (length - manhattan) / 2);
+                format!("{happy}+{sad} moves")
+            });
             let found = if options.split(previous) {
                 parallel::search_bound(&split, start, h + sad, sad, options)
             } else {

@@ -214,6 +214,7 @@ fn drive<A: Generated>(
             )));
         }
         let clock = Instant::now();
+        options.bound_starts(|| format!("{limit} moves"));
         let found = if options.split(previous) {
             let below = |machine: &mut A, subtree: &Subtree| {
                 let state = machine.set_up(
@@ -225,7 +226,14 @@ fn drive<A: Generated>(
                 pass(machine, bound, &subtree.root, state, all)
             };
             let threads = (limit, all, options.threads);
-            parallel::pass(start, bound, threads, &A::default, &below)
+            parallel::pass(
+                start,
+                bound,
+                threads,
+                options.live.as_deref(),
+                &A::default,
+                &below,
+            )
         } else {
             let state = machine.set_up(start, None, (0, limit), parts);
             pass(&mut machine, bound, start, state, all)

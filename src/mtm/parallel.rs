@@ -12,6 +12,7 @@
 use super::bound::LowerBound;
 use super::search::{Item, Pass, Search, Subtree};
 use crate::engine::parallel::{merge, search_items, Found, Kind};
+use crate::engine::Live;
 use crate::position::Position;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -48,11 +49,12 @@ fn cut<'a>(
 
 /// The pass of the bound `limit` from `start` on `threads` threads: `search(worker, subtree)`
 /// searches below a node of the cut (its solutions from that node), each thread with a
-/// `worker` of its own.
+/// `worker` of its own; each subtree's nodes are told to `live` as it is searched.
 pub fn pass<W>(
     start: &Position,
     bound: &LowerBound,
     (limit, all, threads): (u32, bool, usize),
+    live: Option<&Live>,
     worker: &(dyn Fn() -> W + Sync),
     search: &(dyn Fn(&mut W, &Subtree) -> Pass + Sync),
 ) -> Pass {
@@ -64,32 +66,33 @@ pub fn pass<W>(
         .filter(|_| !all)
         .unwrap_or(usize::MAX);
     let next = AtomicU32::new(walk.next);
-    let results = search_items(
-        items.len(),
-        first,
-        threads,
-        all,
-        worker,
-        &|w, i| match &items[i].kind {
-            Kind::Subtree(subtree) => {
-                let found = search(w, subtree);
-                next.fetch_min(found.next, Ordering::SeqCst);
-                let solutions = found
-                    .solutions
-                    .into_iter()
-                    .map(|moves| [subtree.path.clone(), moves].concat())
-                    .collect();
-                Found {
-                    nodes: found.nodes,
-                    solutions,
+    let results =
+        search_items(
+            items.len(),
+            first,
+            (threads, live),
+            all,
+            worker,
+            &|w, i| match &items[i].kind {
+                Kind::Subtree(subtree) => {
+                    let found = search(w, subtree);
+                    next.fetch_min(found.next, Ordering::SeqCst);
+                    let solutions = found
+                        .solutions
+                        .into_iter()
+                        .map(|moves| [subtree.path.clone(), moves].concat())
+                        .collect();
+                    Found {
+                        nodes: found.nodes,
+                        solutions,
+                    }
                 }
-            }
-            Kind::Solution(moves) => Found {
-                nodes: 0,
-                solutions: vec![moves.clone()],
+                Kind::Solution(moves) => Found {
+                    nodes: 0,
+                    solutions: vec![moves.clone()],
+                },
             },
-        },
-    );
+        );
     // Every item up to the first with a solution was searched (no thread passes `first`).
     let befores = items.iter().map(|item| item.before);
     let merged = merge(walk.nodes, befores.zip(results), all).unwrap_or_default();

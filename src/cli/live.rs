@@ -1,0 +1,117 @@
+//! The progress line of a long search, on a terminal: while a bound split into subtrees is
+//! searched (see [`crate::engine::Live`]), one line on stderr tells the bound, the subtrees
+//! searched so far, their nodes and the bound's time, redrawn a few times a second by a thread
+//! of its own. The bound lines on stdout are printed around it ([`Ticker::suspend`]); when
+//! stderr is not a terminal there is no line (and no ticker: see [`Ticker::start`]).
+
+use crate::engine::Live;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The thread that draws a search's progress line until it is dropped.
+pub struct Ticker {
+    bar: ProgressBar,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Ticker {
+    /// A ticker for a search that reports to a new [`Live`], or `None` when stderr is not a
+    /// terminal (nobody would see the line; and the search then has no reason to split a
+    /// bound on one thread).
+    pub fn start() -> Option<(Ticker, Arc<Live>)> {
+        if !std::io::stderr().is_terminal() {
+            return None;
+        }
+        let live = Arc::new(Live::default());
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        let style = ProgressStyle::with_template("{msg} [{bar:24}] {pos}/{len} subtrees")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+        bar.set_style(style);
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let (bar, live, stop) = (bar.clone(), live.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    if let Some(bound) = live.read() {
+                        bar.set_length(bound.subtrees as u64);
+                        bar.set_position(bound.searched as u64);
+                        bar.set_message(format!(
+                            "searching {}: {} nodes, {:.0} s",
+                            bound.label, bound.nodes, bound.seconds
+                        ));
+                    }
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+            })
+        };
+        let ticker = Ticker {
+            bar,
+            stop,
+            thread: Some(thread),
+        };
+        Some((ticker, live))
+    }
+
+    /// Runs `print` with the progress line out of the way.
+    pub fn suspend<R>(&self, print: impl FnOnce() -> R) -> R {
+        self.bar.suspend(print)
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The bound lines of one search, printed as the engine reports them: on stdout, or on stderr
+/// with `--json` (stdout holds the report), around the progress line when there is one. The
+/// first failed write (a closed pipe, a full disk) is kept for [`BoundLines::finish`].
+pub struct BoundLines {
+    json: bool,
+    ticker: Option<Ticker>,
+    written: std::io::Result<()>,
+}
+
+impl BoundLines {
+    pub fn new(json: bool, ticker: Option<Ticker>) -> BoundLines {
+        BoundLines {
+            json,
+            ticker,
+            written: Ok(()),
+        }
+    }
+
+    /// Prints one bound line.
+    pub fn print(&mut self, line: &str) {
+        let (json, written) = (self.json, &mut self.written);
+        let mut print = || {
+            if json {
+                eprintln!("{line}");
+            } else if written.is_ok() {
+                let mut out = super::out();
+                *written = writeln!(out, "{line}").and_then(|()| out.flush());
+            }
+        };
+        match &self.ticker {
+            Some(ticker) => ticker.suspend(print),
+            None => print(),
+        }
+    }
+
+    /// The search is over: the progress line goes; the first failed write, if any.
+    pub fn finish(self) -> std::io::Result<()> {
+        drop(self.ticker);
+        self.written
+    }
+}
