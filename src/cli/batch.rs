@@ -5,15 +5,17 @@
 //! named by its number on stderr and the others are still solved. Exit status: 2 if any line
 //! was bad input, else 1 if any position has no solution, else 0.
 
+use super::live::{around, Ticker};
 use super::solve::{convention_hint, heuristic_for, json_report, solution_text, SolveArgs};
 use super::Failure;
 use crate::board::Board;
-use crate::engine::{EngineError, SearchOptions, SearchOutcome, Solution};
+use crate::engine::{EngineError, Live, SearchOptions, SearchOutcome, Solution};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The positions of a file: (line number, text), blank lines and comments left out.
 pub fn lines(text: &str) -> Vec<(usize, &str)> {
@@ -45,48 +47,57 @@ pub enum Line {
     Solved(SearchOutcome, Option<serde_json::Value>),
 }
 
+/// A metric's solver of one position, told where to tell its progress.
+pub type Solver<'a> = dyn FnMut(&Position, Option<Arc<Live>>) -> Result<Line, Failure> + 'a;
+
 /// One solution in the metric's text (see [`super::solve::solution_text`]), given its time.
 pub type Text = fn(&Position, &SolveArgs, &Solution, &str) -> String;
 
-/// The loop of `solve --file`, for either metric: each position line goes to `solve`, its
-/// result is printed as it comes (each solution in `text` after the position, or a JSON
-/// object), then the summary and the exit status ([`close`]).
+/// The loop of `solve --file`, for either metric: each position line goes to `solve` (with
+/// where to tell its progress, on a terminal: see [`super::live`]), its result is printed as
+/// it comes (each solution in `text` after the position, or a JSON object), then the summary
+/// and the exit status ([`close`]).
 pub fn solve_lines(
     args: &SolveArgs,
     file: &Path,
     text: Text,
-    solve: &mut dyn FnMut(&Position) -> Result<Line, Failure>,
+    solve: &mut Solver,
 ) -> Result<(), Failure> {
     let text_file = read(file)?;
     let (mut bad, mut unsolvable) = (0usize, 0usize);
     let (mut positions, mut nodes, mut seconds) = (0usize, 0u64, 0.0f64);
     let mut out = super::out();
+    let (progress, live) = Ticker::start().unzip();
+    let ticker = progress.as_ref();
     for (number, line) in lines(&text_file) {
         let start = match Position::parse(line, args.board.size, args.board.convention) {
             Ok(start) => start,
             Err(error) => {
-                eprintln!("line {number}: {error}");
+                around(ticker, || eprintln!("line {number}: {error}"));
                 bad += 1;
                 continue;
             }
         };
-        match solve(&start)? {
+        match solve(&start, live.clone())? {
             Line::Bad(message) => {
-                eprintln!("line {number}: {message}");
+                around(ticker, || eprintln!("line {number}: {message}"));
                 bad += 1;
             }
             Line::Unsolvable => {
                 unsolvable += 1;
-                report_unsolvable(&mut out, number, &start, args)?;
+                around(ticker, || report_unsolvable(&mut out, number, &start, args))?;
             }
             Line::Solved(outcome, report) => {
                 positions += 1;
                 nodes += outcome.stats.nodes.unwrap_or(0);
                 seconds += outcome.stats.seconds;
-                write_result(&mut out, number, &start, args, &outcome, report, text)?;
+                around(ticker, || {
+                    write_result(&mut out, number, &start, args, &outcome, report, text)
+                })?;
             }
         }
     }
+    drop(progress);
     close(
         &mut out,
         args.json,
@@ -100,7 +111,7 @@ pub fn solve_lines(
 pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
     let mut heuristics: HashMap<Board, Heuristic> = HashMap::new();
     let threads = args.threads.count();
-    solve_lines(args, file, solution_text, &mut |start| {
+    solve_lines(args, file, solution_text, &mut |start, live| {
         if !start.is_solvable() {
             return Ok(Line::Unsolvable);
         }
@@ -122,7 +133,7 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
             heuristic,
             threads,
             split_after: crate::engine::SPLIT_AFTER,
-            live: None,
+            live,
         };
         Ok(
             match args.engine.engine().solve(start, &options, &mut |_| {}) {

@@ -74,6 +74,14 @@ impl Drop for Ticker {
     }
 }
 
+/// Runs `print` with the progress line of `ticker`, if any, out of the way.
+pub fn around<R>(ticker: Option<&Ticker>, print: impl FnOnce() -> R) -> R {
+    match ticker {
+        Some(ticker) => ticker.suspend(print),
+        None => print(),
+    }
+}
+
 /// The bound lines of one search, printed as the engine reports them: on stdout, or on stderr
 /// with `--json` (stdout holds the report), around the progress line when there is one. The
 /// first failed write (a closed pipe, a full disk) is kept for [`BoundLines::finish`].
@@ -95,7 +103,7 @@ impl BoundLines {
     /// Prints one bound line.
     pub fn print(&mut self, line: &str) {
         let (json, written) = (self.json, &mut self.written);
-        let mut print = || {
+        let print = || {
             if json {
                 eprintln!("{line}");
             } else if written.is_ok() {
@@ -103,10 +111,7 @@ impl BoundLines {
                 *written = writeln!(out, "{line}").and_then(|()| out.flush());
             }
         };
-        match &self.ticker {
-            Some(ticker) => ticker.suspend(print),
-            None => print(),
-        }
+        around(self.ticker.as_ref(), print);
     }
 
     /// The search is over: the progress line goes; the first failed write, if any.

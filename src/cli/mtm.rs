@@ -297,7 +297,7 @@ fn json_report(
 /// `N positions solved, NODES nodes, T sec`; exit status as in STM.
 pub fn batch(args: &SolveArgs, file: &std::path::Path, engine_given: bool) -> Result<(), Failure> {
     check_solve_flags(args, engine_given)?;
-    super::batch::solve_lines(args, file, solution_text, &mut |start| {
+    super::batch::solve_lines(args, file, solution_text, &mut |start, live| {
         if let Err(Failure::BadInput(message)) = check_board(args, start.board()) {
             return Ok(Line::Bad(message));
         }
@@ -306,7 +306,14 @@ pub fn batch(args: &SolveArgs, file: &std::path::Path, engine_given: bool) -> Re
         }
         let engine = solve_engine(args, engine_given, Some(start.board()))?;
         Ok(
-            match engine.solve(start, &options(args, engine.as_ref()), &mut |_| {}) {
+            match engine.solve(
+                start,
+                &SearchOptions {
+                    live,
+                    ..options(args, engine.as_ref())
+                },
+                &mut |_| {},
+            ) {
                 Ok(outcome) => {
                     let report = args
                         .json
