@@ -58,6 +58,11 @@ impl Ticker {
         Some((ticker, live))
     }
 
+    /// The progress line, for a thread that prints around it.
+    pub fn bar(&self) -> ProgressBar {
+        self.bar.clone()
+    }
+
     /// Runs `print` with the progress line out of the way.
     pub fn suspend<R>(&self, print: impl FnOnce() -> R) -> R {
         self.bar.suspend(print)

@@ -12,6 +12,7 @@ use crate::heuristic::store::{stronger_tables, Choice};
 use crate::heuristic::Heuristic;
 use crate::position::{Convention, MoveNotation, Position};
 use clap::Args;
+use indicatif::ProgressBar;
 use std::io::Write;
 
 #[derive(Debug, Args)]
@@ -206,6 +207,11 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         heuristic,
         ..options
     };
+    let (ticker, live) = match args.engine {
+        EngineKind::Bfs => (None, None),
+        _ => Ticker::start().unzip(),
+    };
+    options.live = live;
     if args.engine != EngineKind::Bfs && args.heuristic.heuristic != Some(Choice::Manhattan) {
         hint_after(
             std::time::Duration::from_secs(10),
@@ -214,14 +220,10 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
                 &options.heuristic.name(),
                 args.heuristic.tables.as_deref(),
             ),
+            ticker.as_ref().map(Ticker::bar),
         );
     }
     let engine = args.engine.engine();
-    let (ticker, live) = match args.engine {
-        EngineKind::Bfs => (None, None),
-        _ => Ticker::start().unzip(),
-    };
-    options.live = live;
     let mut lines = BoundLines::new(args.json, ticker);
     // Bound lines printed: a search that starts again prints only the bounds after them.
     let mut printed = 0;
@@ -258,12 +260,15 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
 }
 
 /// Says `hint` once on stderr if the process is still running after `wait` (a thread of its
-/// own, which ends with the process).
-fn hint_after(wait: std::time::Duration, hint: Option<String>) {
+/// own, which ends with the process), around the progress `line` if there is one.
+fn hint_after(wait: std::time::Duration, hint: Option<String>, line: Option<ProgressBar>) {
     if let Some(hint) = hint {
         let spawned = std::thread::Builder::new().spawn(move || {
             std::thread::sleep(wait);
-            eprintln!("{hint}");
+            match line {
+                Some(line) => line.suspend(|| eprintln!("{hint}")),
+                None => eprintln!("{hint}"),
+            }
         });
         drop(spawned); // without the thread, no hint
     }
