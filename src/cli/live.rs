@@ -46,7 +46,8 @@ impl Ticker {
                             bound.label, bound.nodes, bound.seconds
                         ));
                     }
-                    std::thread::sleep(Duration::from_millis(200));
+                    // Woken at once when the ticker is dropped.
+                    std::thread::park_timeout(Duration::from_millis(200));
                 }
             })
         };
@@ -73,6 +74,7 @@ impl Drop for Ticker {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
         if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
             let _ = thread.join();
         }
         self.bar.finish_and_clear();
