@@ -63,13 +63,13 @@ pub fn solve_lines(
     text: Text,
     solve: &mut Solver,
 ) -> Result<(), Failure> {
-    let text_file = read(file)?;
+    let contents = read(file)?;
     let (mut bad, mut unsolvable) = (0usize, 0usize);
     let (mut positions, mut nodes, mut seconds) = (0usize, 0u64, 0.0f64);
     let mut out = super::out();
     let (progress, live) = Ticker::start().unzip();
     let ticker = progress.as_ref();
-    for (number, line) in lines(&text_file) {
+    for (number, line) in lines(&contents) {
         let start = match Position::parse(line, args.board.size, args.board.convention) {
             Ok(start) => start,
             Err(error) => {

@@ -1,8 +1,9 @@
-//! The progress line of a long search, on a terminal: while a bound split into subtrees is
-//! searched (see [`crate::engine::Live`]), one line on stderr tells the bound, the subtrees
-//! searched so far, their nodes and the bound's time, redrawn a few times a second by a thread
-//! of its own. The bound lines on stdout are printed around it ([`Ticker::suspend`]); when
-//! stderr is not a terminal there is no line (and no ticker: see [`Ticker::start`]).
+//! The progress line of a long search, on a terminal: once a bound split into subtrees (see
+//! [`crate::engine::Live`]) has been searched for a second, one line on stderr tells the
+//! bound, the subtrees searched so far, their nodes and the bound's time, redrawn a few times
+//! a second by a thread of its own. The bound lines on stdout are printed around it
+//! ([`Ticker::suspend`]); when stderr is not a terminal there is no line (and no ticker: see
+//! [`Ticker::start`]).
 
 use crate::engine::Live;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -38,7 +39,8 @@ impl Ticker {
             let (bar, live, stop) = (bar.clone(), live.clone(), stop.clone());
             std::thread::spawn(move || {
                 while !stop.load(Ordering::SeqCst) {
-                    if let Some(bound) = live.read() {
+                    // A bound shows once it has run for a second (no flicker of quick ones).
+                    if let Some(bound) = live.read().filter(|b| b.seconds >= 1.0) {
                         bar.set_length(bound.subtrees as u64);
                         bar.set_position(bound.searched as u64);
                         bar.set_message(format!(
