@@ -17,7 +17,9 @@ use super::live::{BoundLines, Ticker};
 use super::solve::{convention_hint, nodes_line, print_solutions, SolveArgs};
 use super::Failure;
 use crate::differential::EngineRun;
-use crate::engine::{BoundStats, Engine, EngineError, EngineKind, SearchOptions, SearchOutcome};
+use crate::engine::{
+    BoundStats, Engine, EngineError, EngineKind, Live, SearchOptions, SearchOutcome,
+};
 use crate::heuristic::store::Choice;
 use crate::mtm::automaton::MtmAutomaton;
 use crate::mtm::check::{disagreements, outcome_length, summary};
@@ -27,6 +29,7 @@ use crate::mtm::{BoundChoice, Config};
 use crate::position::{MoveNotation, Position};
 use crate::random::PositionSource;
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The line of a bound without solution: ` ... no solution with N moves (T sec)`.
@@ -106,10 +109,11 @@ fn check_solve_flags(args: &SolveArgs, engine_given: bool) -> Result<(), Failure
 }
 
 /// The options of a solve by `engine`: the automaton searches on `--threads` threads (every
-/// core by default), the other MTM engines on one.
-fn options(args: &SolveArgs, engine: &dyn Engine) -> SearchOptions {
+/// core by default), the other MTM engines on one; progress told to `live`.
+fn options(args: &SolveArgs, engine: &dyn Engine, live: Option<Arc<Live>>) -> SearchOptions {
     SearchOptions {
         all: args.all,
+        live,
         memory_limit: args.memory,
         threads: match engine.name() {
             "automaton" => args.threads.count(),
@@ -140,10 +144,7 @@ pub fn solve(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
             lines.print(&bound_line_mtm(bound));
         }
     };
-    let options = SearchOptions {
-        live,
-        ..options(args, engine.as_ref())
-    };
+    let options = options(args, engine.as_ref(), live);
     let outcome = engine
         .solve(&start, &options, &mut progress)
         .map_err(Failure::bad_input)?;
@@ -306,14 +307,7 @@ pub fn batch(args: &SolveArgs, file: &std::path::Path, engine_given: bool) -> Re
         }
         let engine = solve_engine(args, engine_given, Some(start.board()))?;
         Ok(
-            match engine.solve(
-                start,
-                &SearchOptions {
-                    live,
-                    ..options(args, engine.as_ref())
-                },
-                &mut |_| {},
-            ) {
+            match engine.solve(start, &options(args, engine.as_ref(), live), &mut |_| {}) {
                 Ok(outcome) => {
                     let report = args
                         .json
