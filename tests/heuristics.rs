@@ -92,6 +92,16 @@ fn every_8_puzzle_position_is_bounded_consistently() {
     }
 }
 
+/// Pseudo-random directions (xorshift from `seed`) for random walks.
+fn directions(mut seed: u64) -> impl FnMut() -> Direction {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        Direction::ALL[(seed % 4) as usize]
+    }
+}
+
 /// On random walks, every move changes every heuristic by exactly one, and the lookups on
 /// the reflection are the position's lookups of the reflected position.
 #[test]
@@ -102,13 +112,7 @@ fn random_walks_move_the_bound_by_one_and_reflect() {
         (board(4, 4), preset(4, 4, "5-5-5")),
     ];
     let mut source = PositionSource::new(7);
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut random_direction = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        Direction::ALL[(seed % 4) as usize]
-    };
+    let mut random_direction = directions(0x9e37_79b9_7f4a_7c15);
     for (board, db) in cases {
         let mirror = mirror_cells(board);
         for _ in 0..4 {
@@ -140,6 +144,43 @@ fn random_walks_move_the_bound_by_one_and_reflect() {
                     // reflection.
                     assert_eq!(values[MIRROR / 8], mirrored[0], "{position:?}");
                 }
+            }
+        }
+    }
+}
+
+/// On random walks, the lookups' values and entries that `PatternDb::step` keeps move by move
+/// (each entry's rank updated from the cells the move passes) are those found from scratch,
+/// on every board shape with tables: square (with the reflection) and not, with groups of 3
+/// to 8 tiles.
+#[test]
+fn values_and_entries_kept_move_by_move_are_those_from_scratch() {
+    let cases = [
+        (board(3, 3), preset(3, 3, "8")),
+        (board(3, 3), eight_split()),
+        (board(3, 4), preset(3, 4, "6-5")),
+        (board(4, 3), preset(4, 3, "6-5")),
+        (board(4, 4), preset(4, 4, "5-5-5")),
+    ];
+    let mut source = PositionSource::new(11);
+    let mut random_direction = directions(0x2545_f491_4f6c_dd1d);
+    for (board, db) in cases {
+        for _ in 0..4 {
+            let mut position = source.random_walk(board, 30);
+            let (at, blank) = piece_cells(&position);
+            let (mut values, mut entries) = (db.values(&at, blank), db.entries(&at));
+            for _ in 0..300 {
+                let before = position;
+                let Some(tile) = position.move_blank(random_direction()) else {
+                    continue;
+                };
+                // The tile goes from the blank's new cell to its old one.
+                let the_move = (tile - 1, position.blank() as u8, before.blank() as u8);
+                (values, entries) =
+                    db.step(values, &entries, &pdb::board_pieces(&before), the_move);
+                let (at, blank) = piece_cells(&position);
+                assert_eq!(entries, db.entries(&at), "{board} {position:?}");
+                assert_eq!(values, db.values(&at, blank), "{board} {position:?}");
             }
         }
     }

@@ -113,10 +113,12 @@ pub enum Variant {
     /// forbidden word and is not made, nor counted); `m` is stacked with `t` (`ms`).
     Pruned,
     /// Counts, and decides happy or sad by pattern databases instead of the constant masks:
-    /// `db.step` gives the lookups' values after the move (one new entry per half), the move
-    /// is happy when their estimate drops, and the values before each move are stacked with
-    /// `t` (`vs`). The pieces' cells (`at`) are kept up to date for the lookups. Walks the
-    /// pruning machine as [`Variant::Pruned`] does (the machine with no words refuses nothing).
+    /// `db.look` gives the lookups' values after the move and their entries (one per half),
+    /// the move is happy when their estimate drops, and the values before each move are
+    /// stacked with `t` (`vs`). The lookups' entries (`entries`) are kept
+    /// up to date: a move made commits its new ones and stacks the old ones with the piece it
+    /// pushed (`es`, `ps`), an undo restores them. Walks the pruning machine as
+    /// [`Variant::Pruned`] does (the machine with no words refuses nothing).
     Tables,
 }
 
@@ -136,10 +138,9 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
             t = ts[sp as usize];
             m = ms[sp as usize];
             values = vs[sp as usize];
-            let piece = ps[sp as usize];
+            db.restore(&mut entries, ps[sp as usize], es[sp as usize]);
             sp = sp.wrapping_sub(1);
             board[#cell] = board[#neighbour];
-            at[(piece & 31) as usize] = #cell_u8;
             continue;
         },
         Action::Undo { neighbour } if variant == Variant::Pruned => quote! {
@@ -170,17 +171,19 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
             let d = u32::from(key.d);
             if variant == Variant::Tables {
                 let neighbour_u8 = neighbour as u8;
+                let vertical = key.d % 2 == 1;
                 return quote! {
                     // Outside the machine (no machine the engine builds has such a state): refused.
                     let m_after = prune.get((m + #d) as usize).copied().unwrap_or(u32::MAX);
                     let piece = board[#neighbour];
                     // A refused move: a quota no `t` reaches.
-                    let (del, after): (Quota, Values) = if m_after == u32::MAX {
-                        (Quota::MAX, values)
+                    let (del, changed, after): (Quota, Changed, Values) = if m_after == u32::MAX {
+                        (Quota::MAX, Changed::default(), values)
                     } else {
                         nodes = nodes.wrapping_add(1);
-                        let after = db.step(values, &at, piece, #neighbour_u8, #cell_u8);
-                        (if Tables::happy(values, after) { 1 } else { SAD }, after)
+                        let the_move = (piece, #neighbour_u8, #cell_u8);
+                        let (after, changed) = db.look::<#vertical>(values, &entries, &board, the_move);
+                        (if Tables::happy(values, after) { 1 } else { SAD }, changed, after)
                     };
                     if t <= del {
                         if t == del {
@@ -189,12 +192,12 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
                         #refused
                     }
                     board[#cell] = piece;
-                    at[(piece & 31) as usize] = #cell_u8;
                     sp = sp.wrapping_add(1);
                     states[sp as usize] = State::#back;
                     ts[sp as usize] = t;
                     vs[sp as usize] = values;
                     ps[sp as usize] = piece;
+                    es[sp as usize] = db.commit(&mut entries, piece, &changed);
                     ms[sp as usize] = m;
                     m = m_after;
                     values = after;
@@ -336,19 +339,21 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
                 let mut nodes = self.nodes;
                 let mut m = self.m;
                 let mut ms = self.ms;
-                let mut at = self.at;
                 let mut values = self.values;
                 let mut vs = self.vs;
                 let mut ps = self.ps;
+                let mut entries = self.entries;
+                let mut es = self.es;
             },
             quote! {
                 self.nodes = nodes;
                 self.m = m;
                 self.ms = ms;
-                self.at = at;
                 self.values = values;
                 self.vs = vs;
                 self.ps = ps;
+                self.entries = entries;
+                self.es = es;
             },
         ),
     };
@@ -402,8 +407,9 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
 }
 
 /// All items of one instantiation; with `tables`, also `TablesMachine`, whose `run_tables`
-/// looks moves up in pattern databases (the types `Tables` and `Values` must be in scope where
-/// the macro is invoked, with `step` and `happy` as in `fifteen::heuristic::pdb::PatternDb`).
+/// looks moves up in pattern databases (the types `Tables`, `Values`, `Entries` and `Changed`
+/// must be in scope where the macro is invoked, with `look`, `commit`, `restore` and `happy`
+/// as in `fifteen::heuristic::pdb::PatternDb`).
 pub fn emit(table: &Table, tables: bool) -> TokenStream {
     let shape = table.shape;
     let (rows, cols, cells) = (shape.rows, shape.cols, shape.cells());
@@ -428,12 +434,13 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
     let tables_machine = if tables {
         let run_tables = search_loop(table, Variant::Tables);
         quote! {
-            /// The automaton with pattern databases: the pass of [`Machine`] plus the cell of
-            /// each piece (`at`, by home cell) and the lookups' values, stacked with `t`
-            /// together with the piece each move pushed.
+            /// The automaton with pattern databases: the pass of [`Machine`] plus the lookups'
+            /// values, stacked with `t`, and their entries, with the piece each move pushed
+            /// and the entries it changed stacked.
             #[derive(Clone, Debug)]
             pub struct TablesMachine {
-                pub board: [u8; CELLS],
+                /// The board, 32 cells long so that a lookup may index it by any cell of a mask.
+                pub board: [u8; 32],
                 pub states: [State; STACK],
                 pub ts: [Quota; STACK],
                 pub sp: u8,
@@ -442,17 +449,20 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
                 /// The pruning machine's state (times four) and its stacked values.
                 pub m: u32,
                 pub ms: [u32; STACK],
-                pub at: [u8; 32],
                 pub values: Values,
                 pub vs: [Values; STACK],
-                /// The piece each stacked move pushed (31: none).
+                /// The piece each stacked move pushed (31: none), and the lookups' entries it
+                /// changed, as they were before it.
                 pub ps: [u8; STACK],
+                pub es: [[u64; 2]; STACK],
+                /// The lookups' entries at the node.
+                pub entries: Entries,
             }
 
             impl Default for TablesMachine {
                 fn default() -> TablesMachine {
                     TablesMachine {
-                        board: [0; CELLS],
+                        board: [0; 32],
                         states: [State::Bottom; STACK],
                         ts: [0; STACK],
                         sp: 0,
@@ -460,10 +470,11 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
                         nodes: 0,
                         m: 0,
                         ms: [0; STACK],
-                        at: [0; 32],
                         values: Values::default(),
                         vs: [Values::default(); STACK],
                         ps: [31; STACK],
+                        es: [[0; 2]; STACK],
+                        entries: Entries::default(),
                     }
                 }
             }
@@ -732,19 +743,28 @@ mod tests {
         let table = Table::new(3, 3);
         // The centre entered from the east tries three moves, each looked up and stacked.
         let code = state_code(&table, StateKey::new(1, 1, 3, 0), Variant::Tables).to_string();
-        assert_eq!(code.matches("db . step (values , & at , piece").count(), 3);
+        assert_eq!(code.matches("db . look :: <").count(), 3);
+        assert_eq!(
+            code.matches("(values , & entries , & board , the_move)")
+                .count(),
+            3
+        );
         assert_eq!(code.matches("vs [sp as usize] = values").count(), 3);
         assert_eq!(code.matches("ps [sp as usize] = piece").count(), 3);
+        assert_eq!(
+            code.matches("es [sp as usize] = db . commit (& mut entries , piece , & changed)")
+                .count(),
+            3
+        );
         assert_eq!(code.matches("nodes = nodes . wrapping_add (1)").count(), 3);
         assert!(
             !code.contains("t < del + SAD"),
             "no Manhattan dead-end test"
         );
-        // An undo puts back the piece named on the stack, with the values stacked with it.
+        // An undo restores the values, and the entries of the piece named on the stack.
         let undo = state_code(&table, StateKey::new(1, 1, 0, 0), Variant::Tables).to_string();
         assert!(undo.contains("values = vs [sp as usize]"));
-        assert!(undo.contains("let piece = ps [sp as usize]"));
-        assert!(undo.contains("at [(piece & 31) as usize] = 4u8"));
+        assert!(undo.contains("db . restore (& mut entries , ps [sp as usize] , es [sp as usize])"));
     }
 
     #[test]

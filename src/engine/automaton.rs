@@ -159,7 +159,8 @@ macro_rules! generated {
                     *cell = tile.wrapping_sub(1);
                 }
                 *self = $module::$machine::default();
-                self.board = board;
+                // (The machine with tables keeps a longer board, for its lookups.)
+                self.board[..CELLS].copy_from_slice(&board);
                 {
                     let $self_ = &mut *self;
                     $extra
@@ -200,13 +201,13 @@ macro_rules! instantiate {
         $(
             /// Knuth's automaton, generated for one board size, with pattern databases too.
             pub mod $tmodule {
-                use crate::heuristic::pdb::{PatternDb as Tables, Values};
+                use crate::heuristic::pdb::{Changed, Entries, PatternDb as Tables, Values};
                 fifteen_macros::automaton!(rows = $trows, cols = $tcols, tables = true);
             }
 
             generated!($tmodule, TablesMachine, PatternDb, |machine, db, start, known| {
                 let (at, blank) = piece_cells(start);
-                machine.at[..at.len()].copy_from_slice(&at);
+                machine.entries = db.entries(&at);
                 machine.values = known.unwrap_or_else(|| db.values(&at, blank));
                 // The root's tailcodes resume with the root's values.
                 machine.vs.fill(machine.values);

@@ -20,7 +20,7 @@
 
 use crate::board::Direction;
 use crate::engine::{Live, SearchOptions};
-use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
+use crate::heuristic::pdb::{board_pieces, piece_cells, Entries, PatternDb, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune;
@@ -103,7 +103,8 @@ struct Walk<'e, E: Splittable> {
 }
 
 impl<E: Splittable> Walk<'_, E> {
-    fn below(&mut self, node: &Subtree, came: Option<Direction>, depth: u32) {
+    /// Walks below `node`, whose lookups' entries are `entries` (with pattern databases).
+    fn below(&mut self, node: &Subtree, entries: &Entries, came: Option<Direction>, depth: u32) {
         for d in self.engine.order(came) {
             let mut after = node.root;
             let Some(piece) = after.move_blank(d) else {
@@ -115,15 +116,17 @@ impl<E: Splittable> Walk<'_, E> {
             self.nodes += 1;
             // The piece goes from the blank's new cell to its old one.
             let (from, to) = (after.blank(), node.root.blank());
-            let (is_happy, values) = match self.heuristic.tables() {
+            let (is_happy, values, entries) = match self.heuristic.tables() {
                 Some(db) => {
-                    let (at, _) = piece_cells(&node.root);
-                    let values = db.step(node.values, &at, piece - 1, from as u8, to as u8);
-                    (PatternDb::happy(node.values, values), values)
+                    let board = board_pieces(&node.root);
+                    let the_move = (piece - 1, from as u8, to as u8);
+                    let (values, entries) = db.step(node.values, entries, &board, the_move);
+                    (PatternDb::happy(node.values, values), values, entries)
                 }
                 None => (
                     node.root.board().is_happy(piece, from, to),
                     Values::default(),
+                    *entries,
                 ),
             };
             let (happy, sad) = if is_happy {
@@ -158,7 +161,7 @@ impl<E: Splittable> Walk<'_, E> {
             } else if more == 0 {
                 Kind::Subtree(child)
             } else {
-                self.below(&child, Some(d), more);
+                self.below(&child, &entries, Some(d), more);
                 continue;
             };
             self.items.push(Item {
@@ -191,9 +194,9 @@ pub fn cut_deeper(
     wanted: usize,
     deeper: &dyn Fn(&[u8]) -> u32,
 ) -> (u64, Vec<Item>) {
-    let values = heuristic.tables().map_or(Values::default(), |db| {
-        let (at, blank) = piece_cells(start);
-        db.values(&at, blank)
+    let (at, blank) = piece_cells(start);
+    let (values, entries) = heuristic.tables().map_or_else(Default::default, |db| {
+        (db.values(&at, blank), db.entries(&at))
     });
     let root = Subtree {
         root: *start,
@@ -213,7 +216,7 @@ pub fn cut_deeper(
             nodes: 0,
             items: Vec::new(),
         };
-        walk.below(&root, None, depth);
+        walk.below(&root, &entries, None, depth);
         let subtrees = walk
             .items
             .iter()

@@ -109,6 +109,18 @@ impl Partition {
         if groups.iter().any(Vec::is_empty) {
             return Err(bad("a group is empty".into()));
         }
+        // A lookup keeps its placement's rank in 32 bits (`pdb::Entries`).
+        let placements =
+            |k: usize| (0..k).fold(1u64, |p, j| p.saturating_mul((last + 1 - j) as u64));
+        if let Some(group) = groups
+            .iter()
+            .find(|g| placements(g.len()) > u64::from(u32::MAX))
+        {
+            return Err(bad(format!(
+                "a group of {} tiles has too many placements for a table",
+                group.len()
+            )));
+        }
         Ok(Partition {
             board,
             name: name.to_string(),
@@ -225,6 +237,21 @@ mod tests {
         assert!(error(vec![vec![1, 2], vec![2, 3]]).contains("tile 2 is in two groups"));
         assert!(error(vec![vec![1, 2, 3, 4]]).contains("tile 4 is not on the board"));
         assert!(error(vec![vec![0, 1, 2, 3]]).contains("tile 0 is not on the board"));
+        // Eight tiles of 5x5 have 25!/17! placements, more than a 32-bit rank holds.
+        let five = Board::new(5, 5).expect("valid board");
+        let groups = vec![(1..=8).collect(), (9..=16).collect(), (17..=24).collect()];
+        let refused = Partition::new(five, "8-8-8", groups)
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            refused
+                .as_deref()
+                .unwrap_or_default()
+                .contains("a group of 8 tiles has too many"),
+            "{refused:?}"
+        );
+        let groups = vec![(1..=7).collect(), (8..=14).collect(), (15..=24).collect()];
+        assert!(Partition::new(five, "7-7-10", groups).is_err());
     }
 
     #[test]

@@ -9,32 +9,72 @@
 //! The search engines speak of *lookups*: lookup `g` is group `g` on the position, lookup
 //! `MIRROR + g` group `g` on the reflection. Their values travel packed, one byte each, in two
 //! `u64` words, one for each half ([`Values`]). A move of one piece changes one lookup of each
-//! half, and [`PatternDb::step`] finds the new values from the entries after the move alone
+//! half, and [`PatternDb::look`] finds the new values from the entries after the move alone
 //! (one bit each).
 //!
-//! Not here, measured (2026-11-26): the maximum over a second partition of the board (5x5
-//! 6-6-6-6 with a second 6-6-6-6 and its reflection, its lookups made only where the first
-//! partition does not already refuse a move) took 1.2-2.8 times fewer nodes on Korf & Felner's
-//! instances but cost 1.6-1.8 times as much per node: a node's cost is the wait on its table
-//! words. It was faster on 2 of 7 instances and 5-42% slower on the others (#47: 184 s of CPU
-//! against 251 s); 4x4 7-8 with 6-6-3 saved 5% of the nodes of Korf's 100.
+//! A search also keeps each lookup's *entry* ([`Entries`]): the rank of its group's placement
+//! and the cells the group occupies. A move changes the rank of the two lookups it touches by
+//! an amount found from the few cells it passes (`Lookup::next_entry`), so a lookup costs a
+//! few dozen instructions instead of ranking all of a group's tiles: Korf's 100 with 6-6-3
+//! 1.27x faster, the 7-8 transposition 1.3x (measured 2026-11-27, one thread; the same nodes).
+//!
+//! Not here, measured:
+//! - (2026-11-26) the maximum over a second partition of the board (5x5 6-6-6-6 with a second
+//!   6-6-6-6 and its reflection, its lookups made only where the first partition does not
+//!   already refuse a move) took 1.2-2.8 times fewer nodes on Korf & Felner's instances but
+//!   cost 1.6-1.8 times as much per node. It was faster on 2 of 7 instances and 5-42% slower
+//!   on the others (#47: 184 s of CPU against 251 s); 4x4 7-8 with 6-6-3 saved 5% of the nodes
+//!   of Korf's 100.
+//! - (2026-11-27) *lanes*: K searches of subtrees interleaved in one thread, each asking for
+//!   its table words (address computed, line prefetched) and handing over to the next until
+//!   they arrive, the generated automaton cut at every lookup. With this module's cheaper
+//!   lookups a node costs about 430 instructions, and 6-6-3 (its tables in the caches) runs
+//!   at 43 ns a node against 65-70 ns for 7-8: the memory is at most a third of a node.
+//!   K = 8 gained nothing on the 7-8 transposition (5.13 s against 5.17 s, one thread): each
+//!   software prefetch waits about 7 ns for its page walk (4 KiB pages; perf put 21% of the
+//!   time on the two prefetches of a node), and the split lookups cost more instructions. With
+//!   the tables in transparent huge pages (glibc's malloc tunable, for the measurement) lanes
+//!   gained 10% on 7-8 and lost 50% on 5x5 6-6-6-6 (Korf & Felner #25: 5.7 s against 3.7 s).
 //!
 //! Invariant: `values(at, blank)` equals, byte for byte, the tables' exact values of the
-//! position; `step` keeps it so.
+//! position, and `entries(at)` their entries; `look` and `commit` keep them so.
 
 use super::bits::Bits;
 use super::grid::Grid;
 use super::partition::{mirror_cells, Partition, MAX_GROUPS};
+use super::placement::mask;
 use super::table::GroupTable;
 use crate::board::MAX_CELLS;
 use crate::position::Position;
+use std::hint::select_unpredictable;
 
 /// Byte offset of the reflection's lookups in [`Values`].
 pub const MIRROR: usize = MAX_GROUPS;
 
+/// The piece on each cell (named by its home cell), 32 cells long so that any cell of a `u32`
+/// mask indexes it; the blank's cell and the cells past the board hold anything.
+pub type Board32 = [u8; 32];
+
 /// One byte per lookup: groups on the position in bytes `0..MIRROR` (word 0), on the reflection
 /// from byte `MIRROR` on (word 1).
 pub type Values = [u64; 2];
+
+/// The most lookups of a partition: each group on the position and on its reflection.
+pub const LOOKUPS: usize = 2 * MAX_GROUPS;
+
+/// Each lookup's entry at a node, by lookup number: the rank of its group's placement (in the
+/// lookup's frame of cells) times 2^32, plus the mask of the cells the group occupies. A
+/// search keeps them up to date move by move ([`PatternDb::commit`], [`PatternDb::restore`]).
+pub type Entries = [u64; LOOKUPS];
+
+/// What a move changes ([`PatternDb::look`]): the entries of the lookups it changes, after it,
+/// and their indices (in the order of the moved piece's lookups: one on the position, one on
+/// its reflection).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Changed {
+    entries: [u64; 2],
+    index: [u64; 2],
+}
 
 /// One lookup: a table, and which pieces stand for its slots.
 #[derive(Clone, Debug)]
@@ -43,11 +83,82 @@ struct Lookup {
     /// The piece of the position whose cell gives each slot's cell (on the reflection: the
     /// piece that the reflection turns into the slot's piece).
     sources: Vec<u8>,
-    /// The cell of the lookup's entry for each cell of the position: the reflection's, or the
-    /// identity (32 long, so that any cell of a `u32` mask indexes it).
+    /// The cell of the lookup's entry for each cell of the position (its *frame*): the
+    /// reflection's, or the identity (32 long, so that any cell of a `u32` mask indexes it),
+    /// and back.
     map: [u8; 32],
+    unmap: [u8; 32],
     /// Byte of this lookup in [`Values`].
     byte: usize,
+    /// Each piece's slot in the lookup ([`NO_SLOT`] for a piece of another group), and that
+    /// slot's weight in the placement's rank (0 for another group's).
+    slot: [u8; 32],
+    weight: [u64; 32],
+}
+
+/// The slot of a piece outside a lookup's group: after every slot.
+const NO_SLOT: u8 = u8::MAX;
+
+/// The most cells a move passes in a lookup's frame: `cols - 1` on the widest board.
+const PASSED: usize = 4;
+
+/// A move as a lookup sees it: the piece's cell, the blank's (cells of the position), and
+/// whether it goes along a column of the lookup's frame (and so passes cells).
+type Move = (u8, u8, bool);
+
+/// What a move of one piece changes in one lookup, laid out for [`PatternDb::look`]: the
+/// lookup's number (its entry in [`Entries`]) and table, its
+/// value's word and shift in [`Values`], the piece's slot and that slot's weight, and the
+/// cells the group leaves free.
+#[derive(Clone, Copy, Debug, Default)]
+struct Probe {
+    lookup: u8,
+    table: u8,
+    word: u8,
+    shift: u8,
+    slot: u8,
+    weight: u64,
+    free: u64,
+}
+
+impl Lookup {
+    /// The entry (rank, occupied cells) after the group's piece `piece` moves from `from` to
+    /// the blank at `to` (cells of the position), from the entry before; `board[cell]` is the
+    /// piece on each cell other than the blank's.
+    ///
+    /// The rank of a placement is `sum(w_i * (c_i - #{j < i: c_j < c_i}))` over its slots
+    /// ([`super::placement`]). Moving slot `s` from `a` to `b` changes its own term by
+    /// `w_s * (b - a)`, and the counts only for slots on the cells strictly between `a` and
+    /// `b`: an earlier slot there is now below (or no longer below) `s`, a later slot there
+    /// no longer has (or now has) `s` below it. A move along a row of the frame passes no cell;
+    /// one along a column passes `cols - 1` (at most [`PASSED`]).
+    #[inline(always)]
+    fn next_entry(&self, probe: &Probe, entry: u64, board: &Board32, the_move: Move) -> u64 {
+        let (from, to, column) = the_move;
+        let (s, w) = (probe.slot, probe.weight);
+        let (a, b) = (
+            self.map[usize::from(from & 31)],
+            self.map[usize::from(to & 31)],
+        );
+        let (low, high) = (usize::from(a.min(b)), usize::from(a.max(b)));
+        // The slots on the cells passed, each counted as it changes the rank when `b > a`
+        // (a fixed number of cells looked at, those not strictly between masked out).
+        let mut passed = 0u64;
+        for k in 1..=PASSED * usize::from(column) {
+            let cell = low + k;
+            let other = usize::from(board[usize::from(self.unmap[cell & 31] & 31)] & 31);
+            // `-w` for an earlier slot, the slot's weight for a later one (0 for a piece of
+            // another group); without branches, which would go either way at random.
+            let change =
+                select_unpredictable(self.slot[other] < s, w.wrapping_neg(), self.weight[other]);
+            passed = passed.wrapping_add(select_unpredictable(cell < high, change, 0));
+        }
+        let along = u64::from(b).wrapping_sub(u64::from(a)).wrapping_mul(w);
+        let passed = select_unpredictable(b > a, passed, passed.wrapping_neg());
+        let rank = (entry >> 32).wrapping_add(along).wrapping_add(passed);
+        let occupied = (entry as u32) ^ (1 << (a & 31)) ^ (1 << (b & 31));
+        rank << 32 | u64::from(occupied)
+    }
 }
 
 /// The tables of a partition, ready for lookups.
@@ -56,8 +167,10 @@ pub struct PatternDb {
     partition: Partition,
     tables: Vec<GroupTable>,
     lookups: Vec<Lookup>,
-    /// For each piece (by home cell): the lookups whose entry it changes, with its slot there.
-    affected: Vec<Vec<(usize, usize)>>,
+    /// For each piece (by home cell): what its moves change, one lookup per half (`probed`
+    /// of them: 2 on square boards, else 1).
+    probes: [[Probe; 2]; 32],
+    probed: [u8; 32],
 }
 
 impl PatternDb {
@@ -66,41 +179,62 @@ impl PatternDb {
         let board = partition.board();
         let reflection = mirror_cells(board);
         let mut lookups = Vec::new();
-        let mut affected = vec![Vec::new(); board.cells()];
-        for (g, table) in tables.iter().enumerate() {
-            lookups.push(Lookup {
-                table: g,
-                sources: table.homes().to_vec(),
-                map: cell_map(None),
-                byte: g,
-            });
-            for (slot, &piece) in table.homes().iter().enumerate() {
-                affected[usize::from(piece)].push((lookups.len() - 1, slot));
+        let mut probes = [[Probe::default(); 2]; 32];
+        let mut probed = [0u8; 32];
+        let mut add = |table: usize, sources: Vec<u8>, map: [u8; 32], byte: usize| {
+            let placements = tables[table].placements();
+            let mut lookup = Lookup {
+                table,
+                sources: sources.clone(),
+                map,
+                unmap: [0; 32],
+                byte,
+                slot: [NO_SLOT; 32],
+                weight: [0; 32],
+            };
+            for (cell, &image) in map.iter().enumerate() {
+                lookup.unmap[usize::from(image & 31)] = cell as u8;
             }
+            for (slot, &piece) in sources.iter().enumerate() {
+                let piece = usize::from(piece & 31);
+                let weight = placements.weight(slot);
+                (lookup.slot[piece], lookup.weight[piece]) = (slot as u8, weight);
+                // Groups are disjoint: a piece is in one lookup of each half.
+                if let Some(probe) = probes[piece].get_mut(usize::from(probed[piece])) {
+                    *probe = Probe {
+                        lookup: lookups.len() as u8,
+                        table: table as u8,
+                        word: (byte / 8) as u8,
+                        shift: (8 * (byte % 8)) as u8,
+                        slot: slot as u8,
+                        weight,
+                        free: placements.free() as u64,
+                    };
+                    probed[piece] += 1;
+                }
+            }
+            lookups.push(lookup);
+        };
+        for (g, table) in tables.iter().enumerate() {
+            add(g, table.homes().to_vec(), cell_map(None), g);
         }
         if let Some(mirror) = &reflection {
             for (g, table) in tables.iter().enumerate() {
-                let sources: Vec<u8> = table
+                let sources = table
                     .homes()
                     .iter()
                     .map(|&p| mirror[usize::from(p)])
                     .collect();
-                for (slot, &piece) in sources.iter().enumerate() {
-                    affected[usize::from(piece)].push((lookups.len(), slot));
-                }
-                lookups.push(Lookup {
-                    table: g,
-                    sources,
-                    map: cell_map(Some(mirror)),
-                    byte: MIRROR + g,
-                });
+                add(g, sources, cell_map(Some(mirror)), MIRROR + g);
             }
         }
+        debug_assert!(lookups.len() <= LOOKUPS);
         PatternDb {
             partition,
             tables,
             lookups,
-            affected,
+            probes,
+            probed,
         }
     }
 
@@ -156,6 +290,19 @@ impl PatternDb {
         values
     }
 
+    /// Every lookup's entry, from scratch; `at[piece]` is the cell of each piece.
+    pub fn entries(&self, at: &[u8]) -> Entries {
+        let mut cells = [0u8; MAX_CELLS];
+        let mut entries = Entries::default();
+        for (lookup, entry) in self.lookups.iter().zip(&mut entries) {
+            let cells = &mut cells[..lookup.sources.len()];
+            self.entry(lookup, at, 0, cells);
+            let rank = self.tables[lookup.table].placements().rank(cells);
+            *entry = rank << 32 | u64::from(mask(cells));
+        }
+        entries
+    }
+
     /// The estimate from the lookups' values: the larger of the two sums.
     #[inline]
     pub fn estimate(values: Values) -> u32 {
@@ -180,29 +327,111 @@ impl PatternDb {
         Self::estimate(after) < Self::estimate(before)
     }
 
-    /// The lookups' values after `piece` moves from `from` into the blank at `to`, given their
-    /// values before and the pieces' cells before the move.
-    #[inline]
-    pub fn step(&self, values: Values, at: &[u8], piece: u8, from: u8, to: u8) -> Values {
+    /// The lookups' values and entries after `piece` moves from `from` into the blank at `to`,
+    /// given their values and entries before; `board[cell]` is the piece on each cell (named
+    /// by its home cell) but the blank's, before or after the move.
+    pub fn step(
+        &self,
+        values: Values,
+        entries: &Entries,
+        board: &Board32,
+        (piece, from, to): (u8, u8, u8),
+    ) -> (Values, Entries) {
+        let (after, changed) = match from.abs_diff(to) > 1 {
+            true => self.look::<true>(values, entries, board, (piece, from, to)),
+            false => self.look::<false>(values, entries, board, (piece, from, to)),
+        };
+        let mut entries = *entries;
+        self.commit(&mut entries, piece, &changed);
+        (after, entries)
+    }
+
+    /// The probes of a move of `piece`.
+    #[inline(always)]
+    fn probes(&self, piece: u8) -> &[Probe] {
+        let piece = usize::from(piece & 31);
+        let count = usize::from(self.probed[piece]).min(2);
+        &self.probes[piece][..count]
+    }
+
+    /// What the move of `piece` from `from` to `to` (vertical or not) changes.
+    #[inline(always)]
+    fn changes<const VERTICAL: bool>(
+        &self,
+        entries: &Entries,
+        board: &Board32,
+        (piece, from, to): (u8, u8, u8),
+    ) -> Changed {
+        let mut changed = Changed::default();
+        let probes = self.probes(piece).iter();
+        // The position's lookup (the first) sees a vertical move along a column of its frame,
+        // the reflection's a horizontal one.
+        let columns = [VERTICAL, !VERTICAL];
+        let lookups = probes.zip(columns).zip(&mut changed.entries);
+        for (((probe, column), entry), index) in lookups.zip(&mut changed.index) {
+            let l = usize::from(probe.lookup);
+            if let (Some(lookup), Some(&before)) = (self.lookups.get(l), entries.get(l)) {
+                *entry = lookup.next_entry(probe, before, board, (from, to, column));
+                // The blank takes the piece's cell.
+                let blank = lookup.map[usize::from(from & 31)];
+                let below = ((*entry as u32) & ((1u32 << (blank & 31)) - 1)).count_ones();
+                *index = (*entry >> 32) * probe.free + u64::from(u32::from(blank) - below);
+            }
+        }
+        changed
+    }
+
+    /// Looks up the move of `piece` from `from` into the blank at `to` (`VERTICAL` or not),
+    /// given the lookups' values and entries before it and `board[cell]`, the piece on each
+    /// cell but the blank's: the values after the move, and what it changes, for
+    /// [`PatternDb::commit`] if it is made. (Not inlined: the search loops call it from every
+    /// move state, and one copy of it keeps their code small.)
+    #[inline(never)]
+    pub fn look<const VERTICAL: bool>(
+        &self,
+        values: Values,
+        entries: &Entries,
+        board: &Board32,
+        the_move: (u8, u8, u8),
+    ) -> (Values, Changed) {
+        let piece = the_move.0;
+        let changed = self.changes::<VERTICAL>(entries, board, the_move);
         let mut after = values;
-        for &(l, slot) in &self.affected[usize::from(piece)] {
-            let lookup = &self.lookups[l];
-            let table = &self.tables[lookup.table];
-            let map = |cell: u8| lookup.map[usize::from(cell & 31)];
-            let cells = lookup.sources.iter().enumerate().map(|(i, &source)| {
-                map(if i == slot {
-                    to
-                } else {
-                    at[usize::from(source)]
-                })
-            });
-            let index = table.placements().index_of(cells, map(from));
-            let (word, shift) = (lookup.byte / 8, 8 * (lookup.byte % 8));
+        for (probe, &index) in self.probes(piece).iter().zip(&changed.index) {
+            let (word, shift) = (usize::from(probe.word & 1), probe.shift & 63);
             let before = (values[word] >> shift) as u32 & 0xff;
-            let value = table.next_value(before, index);
+            let value = self
+                .tables
+                .get(usize::from(probe.table))
+                .map_or(before, |table| table.next_value(before, index));
             after[word] = (after[word] & !(0xff << shift)) | u64::from(value) << shift;
         }
-        after
+        (after, changed)
+    }
+
+    /// Makes the move of `piece` that `changed` was looked up for in `entries`; returns the
+    /// entries it changes as they were, for [`PatternDb::restore`].
+    #[inline]
+    pub fn commit(&self, entries: &mut Entries, piece: u8, changed: &Changed) -> [u64; 2] {
+        let mut before = [0; 2];
+        let probes = self.probes(piece).iter();
+        for ((probe, &after), old) in probes.zip(&changed.entries).zip(&mut before) {
+            if let Some(entry) = entries.get_mut(usize::from(probe.lookup)) {
+                *old = std::mem::replace(entry, after);
+            }
+        }
+        before
+    }
+
+    /// Takes back the move of `piece` whose [`PatternDb::commit`] returned `before` (a piece
+    /// of no group, such as 31, changes nothing).
+    #[inline]
+    pub fn restore(&self, entries: &mut Entries, piece: u8, before: [u64; 2]) {
+        for (probe, &old) in self.probes(piece).iter().zip(&before) {
+            if let Some(entry) = entries.get_mut(usize::from(probe.lookup)) {
+                *entry = old;
+            }
+        }
     }
 }
 
@@ -222,6 +451,16 @@ fn cell_map(reflection: Option<&[u8]>) -> [u8; 32] {
 /// The cell of each piece (named by its home cell: tile `x` is piece `x - 1`) and the blank's.
 pub fn piece_cells(position: &Position) -> ([u8; MAX_CELLS], u8) {
     tile_cells(position.tiles())
+}
+
+/// The piece on each cell (named by its home cell; the blank's cell holds 31), as the searches
+/// keep their boards for [`PatternDb::step`].
+pub fn board_pieces(position: &Position) -> Board32 {
+    let mut board = [31; 32];
+    for (cell, &tile) in board.iter_mut().zip(position.tiles()) {
+        *cell = tile.wrapping_sub(1) & 31;
+    }
+    board
 }
 
 fn tile_cells(tiles: &[u8]) -> ([u8; MAX_CELLS], u8) {

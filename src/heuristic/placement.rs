@@ -48,6 +48,12 @@ impl Placements {
         self.count * self.free() as u64
     }
 
+    /// The weight of slot `slot`: the number of placements of the slots after it on the cells
+    /// left (0 past the last slot).
+    pub fn weight(&self, slot: usize) -> u64 {
+        self.weight.get(slot).copied().unwrap_or(0)
+    }
+
     /// Cells the group leaves free.
     pub fn free(&self) -> usize {
         self.cells - self.pieces

@@ -99,7 +99,9 @@ impl GroupTable {
     #[inline]
     pub fn next_value(&self, before: u32, index: u64) -> u32 {
         let down = before.wrapping_sub(1);
-        if before > 0 && (down >> 1) & 1 == self.bit(index) {
+        // Without a branch: which way a move goes is as good as random.
+        let lower = (before > 0) & ((down >> 1) & 1 == self.bit(index));
+        if lower {
             down
         } else {
             before + 1
