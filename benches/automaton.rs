@@ -3,7 +3,8 @@
 //! and both with the same pattern databases (5-5-5, built in memory first), where the
 //! automaton updates the bound by lookups and the reference computes it from scratch; and the
 //! automaton with those tables without and with duplicate pruning (`prune`), and the same on a
-//! fixed 24-puzzle search with the 6-6-6-6 tables when they are cached (`twenty_four`); and
+//! fixed 24-puzzle search with the 6-6-6-6 tables when they are cached (`twenty_four`); Korf's
+//! 100 with the 7-8 tables when they are cached (`seven_eight`); and
 //! the multi-tile metric's automaton against its reference on Korf's instance 2 with the
 //! relabelled 4x4 table, when it is cached (`multi_tile`).
 #![forbid(unsafe_code)]
@@ -119,24 +120,27 @@ fn pruning(c: &mut Criterion) {
     group.finish();
 }
 
+/// The tables of partition `name` for `board` when they are cached; otherwise `None`, with a
+/// note saying so.
+fn cached(board: Board, name: &str) -> Option<Heuristic> {
+    let store = Store::new(None).ok()?;
+    let missing = store
+        .known()
+        .iter()
+        .any(|(path, .., partition)| partition.name() == name && !path.exists());
+    if missing {
+        let dir = store.dir().display();
+        eprintln!("skipped: the {board} {name} tables are not cached in {dir}");
+        return None;
+    }
+    store.heuristic(&Choice::Tables(name.into()), board).ok()
+}
+
 /// A fixed 5x5 search with the 6-6-6-6 tables, without and with duplicate pruning: Korf &
 /// Felner's #40 (82 moves; 32.6 M nodes without, 19.5 M with). Skipped, with a note, unless
 /// the tables are cached (`fifteen tables build --size 5x5`: about two minutes).
 fn twenty_four(c: &mut Criterion) {
-    let board = Board::new(5, 5).expect("a board");
-    let Ok(store) = Store::new(None) else {
-        return;
-    };
-    let missing = store
-        .known()
-        .iter()
-        .any(|(path, .., partition)| partition.name() == "6-6-6-6" && !path.exists());
-    if missing {
-        let dir = store.dir().display();
-        eprintln!("skipped: the 5x5 6-6-6-6 tables are not cached in {dir}");
-        return;
-    }
-    let Ok(heuristic) = store.heuristic(&Choice::Tables("6-6-6-6".into()), board) else {
+    let Some(heuristic) = cached(Board::new(5, 5).expect("a board"), "6-6-6-6") else {
         return;
     };
     let Some(instance) = korf50::instances().into_iter().find(|i| i.id == 40) else {
@@ -159,6 +163,33 @@ fn twenty_four(c: &mut Criterion) {
             })
         });
     }
+    group.finish();
+}
+
+/// Fixed 4x4 searches with the 7-8 tables and duplicate pruning, on one thread: all of Korf's
+/// 100 (1.57 M nodes). Skipped, with a note, unless the tables are cached (`fifteen tables
+/// build --heuristic 7-8`: about two minutes).
+fn seven_eight(c: &mut Criterion) {
+    let Some(heuristic) = cached(Board::fifteen(), "7-8") else {
+        return;
+    };
+    let options = SearchOptions {
+        heuristic,
+        prune: Arc::new(Machine::build(fifteen::prune::DEPTH)),
+        ..SearchOptions::default()
+    };
+    let instances = fifteen::korf100::instances();
+    let mut group = c.benchmark_group("seven_eight");
+    group.sample_size(10);
+    group.bench_function("automaton/7-8/fsm/korf100", |b| {
+        b.iter(|| {
+            instances
+                .iter()
+                .filter_map(|i| Automaton.solve(&i.position, &options, &mut |_| {}).ok())
+                .filter_map(|o| o.length())
+                .sum::<usize>()
+        })
+    });
     group.finish();
 }
 
@@ -197,5 +228,13 @@ fn multi_tile(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engines, tables, pruning, twenty_four, multi_tile);
+criterion_group!(
+    benches,
+    engines,
+    tables,
+    pruning,
+    twenty_four,
+    seven_eight,
+    multi_tile
+);
 criterion_main!(benches);
