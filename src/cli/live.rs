@@ -29,7 +29,9 @@ impl Ticker {
             return None;
         }
         let live = Arc::new(Live::default());
-        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        // Hidden until a bound has run for a second: a bound line printed around a bar that
+        // was never shown would draw it (empty) after the line.
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         let style = ProgressStyle::with_template("{msg} [{bar:24}] {pos}/{len} subtrees")
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
@@ -38,15 +40,21 @@ impl Ticker {
         let thread = {
             let (bar, live, stop) = (bar.clone(), live.clone(), stop.clone());
             std::thread::spawn(move || {
+                let mut shown = false;
                 while !stop.load(Ordering::SeqCst) {
                     // A bound shows once it has run for a second (no flicker of quick ones).
                     if let Some(bound) = live.read().filter(|b| b.seconds >= 1.0) {
-                        bar.set_length(bound.subtrees as u64);
-                        bar.set_position(bound.searched as u64);
                         bar.set_message(format!(
                             "searching {}: {} nodes, {:.0} s",
                             bound.label, bound.nodes, bound.seconds
                         ));
+                        bar.set_length(bound.subtrees as u64);
+                        bar.set_position(bound.searched as u64);
+                        // Shown once all of it is set (each call may draw the line).
+                        if !shown {
+                            bar.set_draw_target(ProgressDrawTarget::stderr());
+                            shown = true;
+                        }
                     }
                     // Woken at once when the ticker is dropped.
                     std::thread::park_timeout(Duration::from_millis(200));
