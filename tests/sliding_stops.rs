@@ -3,8 +3,10 @@
 //! move to a configuration that matches the stop reported, and every malformed stop line
 //! refused with its one-line message and exit status 2.
 
+mod sliding_path;
+
 use assert_cmd::Command;
-use fifteen::sliding::{self, find_move, Geometry, Outcome, Puzzle, Stops, Style};
+use fifteen::sliding::{self, Outcome, Puzzle, Style};
 
 const KLOTSKI: &str = include_str!("data/sliding/klotski.txt");
 
@@ -19,8 +21,9 @@ fn klotski_with(stops: &[&str]) -> Puzzle {
     Puzzle::parse(text.as_bytes()).expect("a valid puzzle")
 }
 
-/// Solves, and checks the path: each step one move of the style, the last configuration
-/// matching the stop reported and no earlier one matching any. The distance and the stop.
+/// Solves, and checks the path with the plain reference (`sliding_path`): each step one move
+/// of the style, the last configuration matching the stop reported and no earlier one matching
+/// any. The distance and the stop.
 fn solve_and_check(puzzle: &Puzzle, style: Style) -> (u32, usize) {
     let outcome = sliding::solve(puzzle, style, 1 << 30, &mut |_| {}, &mut |_| {}).expect("fits");
     let Outcome::Solved {
@@ -32,22 +35,10 @@ fn solve_and_check(puzzle: &Puzzle, style: Style) -> (u32, usize) {
     else {
         panic!("style {} unsolved", style.0);
     };
-    let geometry = Geometry::new(puzzle);
     assert_eq!(path.len(), distance as usize + 1);
-    assert_eq!(path[0], geometry.key_of(&puzzle.start));
-    for pair in path.windows(2) {
-        assert!(
-            find_move(&geometry, style, &pair[0], &pair[1]).is_some(),
-            "not a move of style {}",
-            style.0
-        );
-    }
-    let mut stops = Stops::new(&geometry, puzzle);
-    let last = path.last().expect("a path");
-    assert_eq!(stops.matching(&geometry, last), Some(stop));
-    for key in &path[..path.len() - 1] {
-        assert_eq!(stops.matching(&geometry, key), None, "a stop met earlier");
-    }
+    // Klotski has 10 blocks: the reference serves its superpiece styles too.
+    assert!(sliding_path::checkable(puzzle, style));
+    sliding_path::check(puzzle, style, &path, stop);
     (distance, stop)
 }
 
@@ -201,4 +192,29 @@ fn the_output_names_the_stop_and_draws_the_configuration_reached() {
     );
     // The drawing of the partial stop reached ends the path: its distance is printed.
     assert!(stdout.contains(&format!("\n{distance}:\n")), "{stdout}");
+}
+
+/// The path check is the reference's, not the engine's: a path with a configuration left out
+/// (two unit moves made one) or cut short of its stop is refused.
+#[test]
+fn a_path_with_an_illegal_step_or_the_wrong_end_is_refused() {
+    let puzzle = klotski_with(&["?????????????1*"]);
+    let style = Style(0);
+    let Ok(Outcome::Solved { path, stop, .. }) =
+        sliding::solve(&puzzle, style, 1 << 30, &mut |_| {}, &mut |_| {})
+    else {
+        panic!("klotski is solved");
+    };
+    let check = |path: Vec<Vec<u64>>| {
+        std::panic::catch_unwind(|| sliding_path::check(&puzzle, style, &path, stop))
+            .err()
+            .and_then(|e| e.downcast_ref::<String>().cloned())
+            .unwrap_or_default()
+    };
+    assert_eq!(check(path.clone()), "");
+    let mut skipping = path.clone();
+    skipping.remove(path.len() / 2);
+    assert!(check(skipping).contains("is not a move of style 0"));
+    let short = path[..path.len() - 1].to_vec();
+    assert!(check(short).contains("the stop reached"));
 }
