@@ -38,6 +38,8 @@ pub enum PositionError {
     HexTooLarge(Board),
     #[error("The start position has {found} tiles; give --size RxC for a board of that many cells (4, 9, 12, 16 and 25 are recognised without it)!")]
     UnknownSize { found: usize },
+    #[error("The start position has {found} tiles, and no board has that many cells (boards of 2 to 5 rows and columns have 4, 6, 8, 9, 10, 12, 15, 16, 20 or 25)!")]
+    NoBoard { found: usize },
     #[error("The start position has {found} tiles, but a {board} board needs {}!", board.cells())]
     WrongCount { found: usize, board: Board },
     #[error("Your start position uses {tile}, but a {board} board has tiles 0 to {} only!", board.cells() - 1)]
@@ -453,7 +455,11 @@ pub fn infer_board(count: usize) -> Result<Board, PositionError> {
         12 => (3, 4),
         16 => (4, 4),
         25 => (5, 5),
-        found => return Err(PositionError::UnknownSize { found }),
+        // Say --size only where some board has that many cells.
+        found if (2..=5).any(|rows| found % rows == 0 && (2..=5).contains(&(found / rows))) => {
+            return Err(PositionError::UnknownSize { found })
+        }
+        found => return Err(PositionError::NoBoard { found }),
     };
     Board::new(rows, cols).map_err(|_| PositionError::UnknownSize { found: count })
 }
@@ -493,9 +499,15 @@ mod tests {
     fn errors_follow_knuth() {
         assert_eq!(parse("12345678g"), Err(PositionError::NotHex));
         assert_eq!(parse("123456788"), Err(PositionError::Twice("8".into())));
+        assert_eq!(parse("1234567"), Err(PositionError::NoBoard { found: 7 }));
+        assert_eq!(parse("123"), Err(PositionError::NoBoard { found: 3 }));
         assert_eq!(
-            parse("1234567"),
-            Err(PositionError::UnknownSize { found: 7 })
+            parse("12345670"),
+            Err(PositionError::UnknownSize { found: 8 })
+        );
+        assert_eq!(
+            parse("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,0"),
+            Err(PositionError::NoBoard { found: 19 })
         );
         assert_eq!(
             Position::parse("1234567", Board::new(3, 3).ok(), Convention::Knuth),

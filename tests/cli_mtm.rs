@@ -71,8 +71,10 @@ fn json_stats_and_pictures_agree() {
     let report: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
     let d = distance(START);
     assert_eq!(report["metric"], "mtm");
-    // The automaton is the default engine where it is generated.
+    // The automaton is the default engine where it is generated; its lower bound named as
+    // `--heuristic` picks it, as in the STM reports (3x3: walking distance).
     assert_eq!(report["engine"], "automaton");
+    assert_eq!(report["heuristic"], "walking");
     assert_eq!(report["length"], d);
     let tiles = report["tiles"].as_str().expect("tiles pushed");
     assert_eq!(report["stm_length"], tiles.len());
@@ -296,20 +298,21 @@ fn compare_as_json_csv_and_chart() {
 
 #[test]
 fn what_cannot_be_done_is_one_line() {
+    let ida_threads = [
+        "solve",
+        "--metric",
+        "mtm",
+        "--engine",
+        "ida",
+        "--threads",
+        "2",
+        START,
+    ];
     for args in [
         &["solve", "--metric", "mtm", "--heuristic", "6-6-3", START][..],
         &["solve", "--metric", "mtm", "--heuristic", "relabel", START],
         &["solve", "--metric", "mtm", "--order", "SEWN", START],
-        &[
-            "solve",
-            "--metric",
-            "mtm",
-            "--engine",
-            "ida",
-            "--threads",
-            "2",
-            START,
-        ],
+        &ida_threads,
         &["solve", "--metric", "mtm", "--prune", "fsm", START],
         &["crosscheck", "--metric", "mtm", "--prune", "none"],
         &["compare", "--metric", "mtm", "--prune", "fsm", START],
@@ -326,6 +329,12 @@ fn what_cannot_be_done_is_one_line() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(out.is_empty(), "{args:?}: {out}");
     }
+    // The engine refuses threads, not the metric (issue 41).
+    let (_, _, err) = run(&ida_threads);
+    assert!(
+        err.starts_with("--engine ida searches on one thread in MTM"),
+        "{err}"
+    );
     // Korf & Felner's instances are 5x5: no MTM table, so no comparison (none is searched).
     let (_, _, err) = run(&["compare", "--metric", "mtm", "--korf50", "38"]);
     assert!(

@@ -581,6 +581,17 @@ fn compare_summaries_and_peer_failures_say_what_happened() {
     assert_eq!(status, 0);
     assert!(stdout.contains("times faster than"), "{stdout}");
     assert!(stdout.trim_end().ends_with(" (1 position)"), "{stdout}");
+    // One repeat has no spread: no `± 0.00` (issue 41); two have one.
+    assert!(!stdout.contains('±'), "{stdout}");
+    let (_, stdout, _) = run(&[
+        "compare",
+        "--engines",
+        "automaton,ida",
+        "--repeat",
+        "2",
+        "867254301",
+    ]);
+    assert!(stdout.contains(" ± "), "{stdout}");
 
     let talking = peer_script(
         "talking_peer.sh",

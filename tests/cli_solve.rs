@@ -249,6 +249,13 @@ fn help_and_errors_name_every_board_known_by_its_tiles() {
         stderr.trim_end(),
         "The start position has 10 tiles; give --size RxC for a board of that many cells (4, 9, 12, 16 and 25 are recognised without it)!"
     );
+    // No board has 3 cells: no --size to advise (issue 41).
+    let (status, _, stderr) = run(&["solve", "123"]);
+    assert_eq!(status, 2);
+    assert_eq!(
+        stderr.trim_end(),
+        "The start position has 3 tiles, and no board has that many cells (boards of 2 to 5 rows and columns have 4, 6, 8, 9, 10, 12, 15, 16, 20 or 25)!"
+    );
     let (status, help, _) = run(&["solve", "--help"]);
     assert_eq!(status, 0);
     let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -273,6 +280,56 @@ fn one_position_is_one_position() {
         .assert()
         .success()
         .stdout(predicate::str::contains("\n1 position solved, "));
+}
+
+/// `solve --file` of nothing says so, with the status it gives (0); `--file --stats` gives
+/// each position's nodes line, whose counts add up to the summary's (issue 41).
+#[test]
+fn an_empty_file_is_said_and_stats_come_per_position() {
+    let output = fifteen()
+        .args(["solve", "--file", "-"])
+        .write_stdin("# nothing here\n\n")
+        .output()
+        .expect("runs");
+    let (status, stdout, stderr) = texts(&output);
+    assert_eq!(status, 0);
+    assert_eq!(stdout, "0 positions solved, 0 nodes, 0.00 sec\n");
+    assert_eq!(
+        stderr,
+        "(- holds no position, only blank lines and # comments: nothing to solve, exit status 0)\n"
+    );
+    let output = fifteen()
+        .args([
+            "solve",
+            "--heuristic",
+            "manhattan",
+            "--stats",
+            "--file",
+            "-",
+        ])
+        .write_stdin("867254301\n647850321\n")
+        .output()
+        .expect("runs");
+    let (status, stdout, _) = texts(&output);
+    assert_eq!(status, 0);
+    let per_position: Vec<u64> = stdout
+        .lines()
+        .filter_map(|l| l.split_once(" nodes generated in "))
+        .filter_map(|(head, _)| head.rsplit(' ').next()?.parse().ok())
+        .collect();
+    assert_eq!(per_position.len(), 2, "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("867254301: ")),
+        "{stdout}"
+    );
+    let total = per_position.iter().sum::<u64>();
+    assert!(
+        stdout.contains(&format!("2 positions solved, {total} nodes, ")),
+        "{stdout}"
+    );
 }
 
 #[test]

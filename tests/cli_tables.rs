@@ -49,9 +49,16 @@ fn tables_are_built_once_then_listed() {
         &["tables", "build", "--size", "3x3", "--heuristic", "8"],
     );
     assert!(again.contains("cached in"), "{again}");
+    assert_eq!(lock_files(dir.path()), Vec::<String>::new());
     let (status, list, _) = run(dir.path(), &["tables", "list"]);
     assert_eq!(status, 0);
-    assert!(list.starts_with("1 table file(s) in "), "{list}");
+    // The table and the duplicate-pruning machine: every file listed is counted (issue 41).
+    assert!(list.starts_with("2 file(s) in "), "{list}");
+    assert_eq!(
+        list.lines().filter(|l| l.contains(" MB  ")).count(),
+        2 + 1,
+        "{list}"
+    );
     assert!(
         list.contains(TABLE) && list.contains("tiles 1,2,3,4,5,6,7,8"),
         "{list}"
@@ -254,7 +261,8 @@ fn list_marks_damaged_and_foreign_files_and_names_complete_partitions() {
     let (status, _, stderr) = run(dir.path(), &["tables", "build", "--size", "3x3"]);
     assert_eq!(status, 0, "{stderr}");
     let (_, list, _) = run(dir.path(), &["tables", "list"]);
-    assert!(list.starts_with("4 table file(s) in "), "{list}");
+    // Four tables and the machine.
+    assert!(list.starts_with("5 file(s) in "), "{list}");
     assert!(
         list.contains("Complete partitions: 3x3 8, 4x4 5-5-5\n"),
         "{list}"
@@ -280,7 +288,8 @@ fn list_marks_damaged_and_foreign_files_and_names_complete_partitions() {
     std::fs::write(&eight, &table[..table.len() - 5]).expect("truncate");
     let (status, list, _) = run(dir.path(), &["tables", "list"]);
     assert_eq!(status, 0);
-    assert!(list.starts_with("1 table file(s) in "), "{list}");
+    // Four tables (three damaged), the machine and the foreign file.
+    assert!(list.starts_with("6 file(s) in "), "{list}");
     let line = |name: &str| {
         list.lines()
             .find(|l| l.contains(name))
@@ -363,10 +372,12 @@ fn a_second_builder_waits_for_the_first() {
         said.starts_with("waiting for another process that builds "),
         "{said}"
     );
-    // The "first builder" finishes: its table, then the lock.
+    // The "first builder" finishes: its table, then the lock, whose file it removes first
+    // (as fifteen does: the waiting process, locking a file no longer there, locks anew).
     let partial = dir.path().join(".partial");
     std::fs::write(&partial, &table).expect("write");
     std::fs::rename(&partial, dir.path().join(TABLE)).expect("rename");
+    std::fs::remove_file(dir.path().join(format!(".{TABLE}.lock"))).expect("unlink");
     drop(lock);
     let output = child.wait_with_output().expect("fifteen ends");
     let mut rest = String::new();
@@ -374,6 +385,19 @@ fn a_second_builder_waits_for_the_first() {
     assert_eq!(output.status.code(), Some(0), "{rest}");
     assert_eq!(rest, "", "nothing built");
     assert!(String::from_utf8_lossy(&output.stdout).contains("Solution in 26+5 moves"));
+    assert_eq!(lock_files(dir.path()), Vec::<String>::new());
+}
+
+/// The lock files left in `dir` (none once every build is over: issue 41).
+fn lock_files(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|name| name.ends_with(".lock"))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// `tables build --metric mtm` builds the multi-tile metric's 4x4 table (about 40 s, so not

@@ -69,7 +69,14 @@ pub fn solve_lines(
     let mut out = super::out();
     let (progress, live) = Ticker::start().unzip();
     let ticker = progress.as_ref();
-    for (number, line) in lines(&contents) {
+    let position_lines = lines(&contents);
+    if position_lines.is_empty() {
+        eprintln!(
+            "({} holds no position, only blank lines and # comments: nothing to solve, exit status 0)",
+            file.display()
+        );
+    }
+    for (number, line) in position_lines {
         let start = match Position::parse(line, args.board.size, args.board.convention) {
             Ok(start) => start,
             Err(error) => {
@@ -170,6 +177,10 @@ fn write_result(
             let time = format!(" ({:.2} sec)", outcome.stats.seconds);
             for solution in &outcome.solutions {
                 write!(out, "{notation}: {}", text(start, args, solution, &time))?;
+            }
+            if args.stats {
+                write!(out, "{notation}: ")?;
+                super::solve::nodes_line(out, &outcome.stats)?;
             }
         }
     }

@@ -187,7 +187,8 @@ pub struct Speedup {
     pub faster: String,
     pub slower: String,
     pub ratio: f64,
-    pub spread: f64,
+    /// The standard deviation over the repeats; none with one repeat (`null` in JSON).
+    pub spread: Option<f64>,
     /// The positions the ratio is taken over (those every contestant ran).
     pub positions: usize,
 }
@@ -894,16 +895,14 @@ fn speedups(rows: &[Row], names: &[String], positions: usize, repeat: usize) -> 
                 .map(|r| total(c, r, &shared) / total(fastest, r, &shared).max(1e-12))
                 .collect();
             let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
-            let variance = if ratios.len() > 1 {
+            let variance = (ratios.len() > 1).then(|| {
                 ratios.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (ratios.len() - 1) as f64
-            } else {
-                0.0
-            };
+            });
             Some(Speedup {
                 faster: names[fastest].clone(),
                 slower: names[c].clone(),
                 ratio: mean,
-                spread: variance.sqrt(),
+                spread: variance.map(f64::sqrt),
                 positions: shared.len(),
             })
         })
@@ -1036,12 +1035,15 @@ fn print_table(
     writeln!(out)?;
     writeln!(out, "Summary")?;
     for s in summary {
+        // One repeat has no spread to show.
+        let spread = s
+            .spread
+            .map_or(String::new(), |spread| format!(" ± {spread:.2}"));
         writeln!(
             out,
-            "  {} ran {:.2} ± {:.2} times faster than {} ({} position{})",
+            "  {} ran {:.2}{spread} times faster than {} ({} position{})",
             s.faster,
             s.ratio,
-            s.spread,
             s.slower,
             s.positions,
             if s.positions == 1 { "" } else { "s" }

@@ -95,9 +95,12 @@ fn check_solve_flags(args: &SolveArgs, engine_given: bool) -> Result<(), Failure
         return refuse("--heuristic is for the IDA* engine; bfs needs no lower bound, not");
     }
     if engine.name() != "automaton" && args.threads.threads.is_some_and(|n| n > 1) {
-        return refuse(
-            "only the MTM automaton searches on several threads: --threads above 1 is refused",
-        );
+        // The engine refuses, not the metric (issue 41).
+        return Err(Failure::BadInput(format!(
+            "--engine {} searches on one thread in MTM (only the automaton searches on several): \
+             drop --threads, or use --engine automaton",
+            engine.name()
+        )));
     }
     if engine.name() == "bfs" && args.all {
         return refuse("--all is for the IDA* engine, not with bfs");
@@ -277,6 +280,11 @@ fn json_report(
         "metric": "mtm",
         "engine": engine,
         "solvable": true,
+        // The name `--heuristic` picks it by, as in the STM reports (issue 41).
+        "heuristic": (engine != "bfs").then(|| match config.bound.uses_table(start.board()) {
+            true => "relabel",
+            false => "walking",
+        }),
         "lower_bound": (engine != "bfs").then(|| bound.name()),
         "estimate": (engine != "bfs").then(|| bound.estimate(start)),
         "length": outcome_length(start, outcome),

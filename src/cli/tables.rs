@@ -337,7 +337,9 @@ fn list(store: &Store) -> Result<(), Failure> {
         }
     }
     let mut out = out();
-    writeln!(out, "{} table file(s) in {}", good.len(), dir.display())?;
+    // Every file listed is counted: the tables, the machine, the MTM table, damaged and
+    // foreign files alike (each line says which).
+    writeln!(out, "{} file(s) in {}", lines.len(), dir.display())?;
     for line in &lines {
         writeln!(out, "{line}")?;
     }

@@ -243,26 +243,39 @@ impl Store {
     }
 
     /// The lock on building the table file `path` (a lock file beside it, held until the
-    /// returned file is dropped), and whether another process held it first; an error when
-    /// the directory cannot be written.
-    fn lock(&self, path: &Path) -> std::io::Result<(std::fs::File, bool)> {
+    /// returned guard is dropped, which removes it), and whether another process held it
+    /// first; an error when the directory cannot be written.
+    fn lock(&self, path: &Path) -> std::io::Result<(BuildLock, bool)> {
         std::fs::create_dir_all(&self.dir)?;
         let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(self.dir.join(format!(".{name}.lock")))?;
-        match file.try_lock() {
-            Ok(()) => Ok((file, false)),
-            Err(std::fs::TryLockError::WouldBlock) => {
-                if self.verbose {
-                    eprintln!("waiting for another process that builds {}", path.display());
+        let lock_path = self.dir.join(format!(".{name}.lock"));
+        let mut waited = false;
+        loop {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&lock_path)?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    if self.verbose && !waited {
+                        eprintln!("waiting for another process that builds {}", path.display());
+                    }
+                    waited = true;
+                    file.lock()?;
                 }
-                file.lock()?;
-                Ok((file, true))
+                Err(std::fs::TryLockError::Error(error)) => return Err(error),
             }
-            Err(std::fs::TryLockError::Error(error)) => Err(error),
+            // A holder that finished removed the file it locked: this lock is then on a file
+            // no longer there, and the next builder locks a new one.
+            if BuildLock::still_there(&file, &lock_path) {
+                let lock = BuildLock {
+                    file,
+                    path: lock_path,
+                };
+                return Ok((lock, waited));
+            }
         }
     }
 
@@ -350,6 +363,39 @@ fn tile_list(tiles: &[u8], separator: &str) -> String {
         .map(u8::to_string)
         .collect::<Vec<_>>()
         .join(separator)
+}
+
+/// A held lock on building one table: its lock file, removed when the lock is given up (under
+/// the lock, so that a process waiting on the removed file sees it gone and locks anew).
+struct BuildLock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl BuildLock {
+    /// Whether `file` is still the file at `path`.
+    #[cfg(unix)]
+    fn still_there(file: &std::fs::File, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(held), Ok(named)) => (held.dev(), held.ino()) == (named.dev(), named.ino()),
+            _ => false,
+        }
+    }
+
+    /// Elsewhere lock files are left in place, so the file locked is always the one named.
+    #[cfg(not(unix))]
+    fn still_there(_: &std::fs::File, _: &Path) -> bool {
+        true
+    }
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        let _ = std::fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
 }
 
 #[cfg(test)]
