@@ -328,11 +328,37 @@ fn a_directory_that_cannot_be_written_is_said_and_fails_the_build() {
     let tables = blocked.join("tables");
     let stderr = solves_hiroi(&tables);
     assert!(
-        stderr.contains("building the 3x3 8 table 1 of 1; it cannot be kept")
-            && stderr.contains("so every run builds it again"),
+        stderr.contains("building the 3x3 8 table 1 of 1; the tables cannot be kept")
+            && stderr.contains("so every run builds them again"),
         "{stderr}"
     );
     assert!(!stderr.contains("once; kept"), "{stderr}");
+    // Said once for the run, however many tables it builds (issue 41): 5-5-5 has three.
+    let (status, _, stderr) = run(
+        &tables,
+        &[
+            "solve",
+            "--heuristic",
+            "5-5-5",
+            "--prune",
+            "none",
+            "123456789abcdef0",
+        ],
+    );
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        [
+            format!(
+                "building the 4x4 5-5-5 table 1 of 3; the tables cannot be kept ({}: Not a \
+                 directory (os error 20)), so every run builds them again: --tables DIR or \
+                 FIFTEEN_TABLES names another directory",
+                tables.display()
+            ),
+            "building the 4x4 5-5-5 table 2 of 3 (not kept)".to_string(),
+            "building the 4x4 5-5-5 table 3 of 3 (not kept)".to_string(),
+        ]
+    );
     let (status, stdout, stderr) = run(&tables, &["tables", "build", "--size", "3x3"]);
     assert_eq!(status, 2, "{stdout}{stderr}");
     assert!(stdout.contains("not kept"), "{stdout}");

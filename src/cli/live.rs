@@ -1,7 +1,8 @@
 //! The progress line of a long search, on a terminal: once a bound split into subtrees (see
 //! [`crate::engine::Live`]) has been searched for a second, one line on stderr tells the
-//! bound, the subtrees searched so far, their nodes and the bound's time, redrawn a few times
-//! a second by a thread of its own. The bound lines on stdout are printed around it
+//! bound, its time, the nodes of the subtrees searched so far and how many they are, redrawn a
+//! few times a second by a thread of its own, and from then on each bound from its start.
+//! Ctrl-C leaves the line as it was and ends it before the process ends. The bound lines on stdout are printed around it
 //! ([`Ticker::suspend`]); when stderr is not a terminal there is no line (and no ticker: see
 //! [`Ticker::start`]).
 
@@ -9,7 +10,7 @@ use crate::engine::Live;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Once};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -42,17 +43,23 @@ impl Ticker {
             std::thread::spawn(move || {
                 let mut shown = false;
                 while !stop.load(Ordering::SeqCst) {
-                    // A bound shows once it has run for a second (no flicker of quick ones).
-                    if let Some(bound) = live.read().filter(|b| b.seconds >= 1.0) {
+                    // The line shows once a split bound has run for a second (no flicker of
+                    // quick ones); from then on it follows each bound from its start, so that
+                    // it never shows a bound that is over.
+                    let bound = live
+                        .read()
+                        .filter(|b| shown || (b.subtrees > 0 && b.seconds >= 1.0));
+                    if let Some(bound) = bound {
                         bar.set_message(format!(
-                            "searching {}: {} nodes, {:.0} s",
-                            bound.label, bound.nodes, bound.seconds
+                            "searching {}: {:.0} s, {} nodes in the subtrees done",
+                            bound.label, bound.seconds, bound.nodes
                         ));
                         bar.set_length(bound.subtrees as u64);
                         bar.set_position(bound.searched as u64);
                         // Shown once all of it is set (each call may draw the line).
                         if !shown {
                             bar.set_draw_target(ProgressDrawTarget::stderr());
+                            interrupted_at(Some(&bar));
                             shown = true;
                         }
                     }
@@ -82,12 +89,38 @@ impl Ticker {
 
 impl Drop for Ticker {
     fn drop(&mut self) {
+        interrupted_at(None);
         self.stop.store(true, Ordering::SeqCst);
         if let Some(thread) = self.thread.take() {
             thread.thread().unpark();
             let _ = thread.join();
         }
         self.bar.finish_and_clear();
+    }
+}
+
+/// The progress line on the screen, if any: where an interrupt (Ctrl-C) ends it.
+static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Says which progress line is on the screen (`None`: none); the first time, installs the
+/// handler of Ctrl-C that ends the line before the process ends, so that the shell's prompt
+/// does not follow it on the same line.
+fn interrupted_at(bar: Option<&ProgressBar>) {
+    static HANDLER: Once = Once::new();
+    if let Ok(mut shown) = SHOWN.lock() {
+        *shown = bar.cloned();
+    }
+    if bar.is_some() {
+        HANDLER.call_once(|| {
+            let _ = ctrlc::set_handler(|| {
+                if let Ok(Some(bar)) = SHOWN.lock().as_deref() {
+                    // The line as it was, then a line end.
+                    bar.abandon();
+                    eprintln!();
+                }
+                std::process::exit(130);
+            });
+        });
     }
 }
 

@@ -20,7 +20,6 @@ use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -157,21 +156,19 @@ impl SearchOutcome {
 /// How far the bound being searched has got, for a progress line: the engine names each bound
 /// as it starts ([`Live::bound`]); a bound split into subtrees ([`parallel::search_items`])
 /// says how many, and adds each one's nodes as it is searched, from any thread. The command
-/// line reads it ([`Live::read`]) while the search runs.
+/// line reads it ([`Live::read`]) while the search runs. Invariant: what is read is one
+/// bound's, all of it (one lock), never a label of one bound with the counts of another.
 #[derive(Debug)]
 pub struct Live {
     /// A bound after one of this many seconds is split, even on one thread.
     after: f64,
-    /// The bound's label, and when it started.
-    label: Mutex<(String, Option<Instant>)>,
-    subtrees: AtomicUsize,
-    searched: AtomicUsize,
-    nodes: AtomicU64,
+    /// The bound: its label, when it started, its subtrees, those searched and their nodes.
+    state: Mutex<(LiveBound, Option<Instant>)>,
 }
 
-/// What [`Live::read`] tells: the bound, its subtrees, those searched, their nodes, and the
-/// seconds since the bound started.
-#[derive(Clone, Debug, PartialEq)]
+/// What [`Live::read`] tells: the bound, its subtrees (0 until it is split), those searched,
+/// their nodes, and the seconds since the bound started.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LiveBound {
     pub label: String,
     pub subtrees: usize,
@@ -191,44 +188,44 @@ impl Live {
     pub fn new(after: f64) -> Live {
         Live {
             after,
-            label: Mutex::default(),
-            subtrees: AtomicUsize::default(),
-            searched: AtomicUsize::default(),
-            nodes: AtomicU64::default(),
+            state: Mutex::default(),
         }
     }
 
     /// A new bound, `label` as its line will name it, starts (not split so far).
     pub fn bound(&self, label: String) {
-        if let Ok(mut current) = self.label.lock() {
-            *current = (label, Some(Instant::now()));
+        if let Ok(mut state) = self.state.lock() {
+            let bound = LiveBound {
+                label,
+                ..LiveBound::default()
+            };
+            *state = (bound, Some(Instant::now()));
         }
-        self.subtrees.store(0, Ordering::SeqCst);
-        self.searched.store(0, Ordering::SeqCst);
-        self.nodes.store(0, Ordering::SeqCst);
     }
 
     /// The bound is split into `subtrees` subtrees.
     pub fn split(&self, subtrees: usize) {
-        self.subtrees.store(subtrees, Ordering::SeqCst);
+        if let Ok(mut state) = self.state.lock() {
+            state.0.subtrees = subtrees;
+        }
     }
 
     /// One more subtree searched, with its `nodes`.
     pub fn searched(&self, nodes: u64) {
-        self.nodes.fetch_add(nodes, Ordering::SeqCst);
-        self.searched.fetch_add(1, Ordering::SeqCst);
+        if let Ok(mut state) = self.state.lock() {
+            state.0.nodes += nodes;
+            state.0.searched += 1;
+        }
     }
 
-    /// The bound being searched, if it is split.
+    /// The bound being searched, if one has started.
     pub fn read(&self) -> Option<LiveBound> {
-        let subtrees = self.subtrees.load(Ordering::SeqCst);
-        let (label, started) = self.label.lock().map(|l| l.clone()).ok()?;
-        (subtrees > 0).then(|| LiveBound {
-            label,
-            subtrees,
-            searched: self.searched.load(Ordering::SeqCst),
-            nodes: self.nodes.load(Ordering::SeqCst),
-            seconds: started.map_or(0.0, |s| s.elapsed().as_secs_f64()),
+        let state = self.state.lock().ok()?;
+        let (bound, started) = &*state;
+        let started = (*started)?;
+        Some(LiveBound {
+            seconds: started.elapsed().as_secs_f64(),
+            ..bound.clone()
         })
     }
 }

@@ -155,7 +155,10 @@ fn write_file(tmp: &Path, key: &str, payload: &[u8]) -> io::Result<()> {
 
 fn open(path: &Path) -> Result<File, CacheError> {
     File::open(path).map_err(|err| match err.kind() {
-        io::ErrorKind::NotFound => CacheError::NotFound(path.to_path_buf()),
+        // (A directory that is a file holds no table either.)
+        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory => {
+            CacheError::NotFound(path.to_path_buf())
+        }
         _ => io_err(path)(err),
     })
 }

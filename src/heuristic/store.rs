@@ -22,6 +22,7 @@ use super::table::GroupTable;
 use super::Heuristic;
 use crate::board::Board;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -97,6 +98,9 @@ pub fn stronger_tables(board: Board, heuristic: &str, dir: Option<&Path>) -> Opt
         )
     })
 }
+
+/// Whether this run has said that its table directory cannot be written (once is enough).
+static UNWRITABLE_SAID: AtomicBool = AtomicBool::new(false);
 
 /// Where tables are kept, and whether to talk about it.
 #[derive(Clone, Debug)]
@@ -211,10 +215,13 @@ impl Store {
             match &lock {
                 Ok(_) if self.announce => eprintln!("building the {label} (once; kept in {dir})"),
                 Ok(_) => {}
-                Err(error) => eprintln!(
-                    "building the {label}; it cannot be kept ({dir}: {error}), so every run \
-                     builds it again: --tables DIR or FIFTEEN_TABLES names another directory"
+                // Said once for the whole run, however many tables it builds (issue 41).
+                Err(error) if !UNWRITABLE_SAID.swap(true, Ordering::Relaxed) => eprintln!(
+                    "building the {label}; the tables cannot be kept ({dir}: {error}), so every \
+                     run builds them again: --tables DIR or FIFTEEN_TABLES names another directory"
                 ),
+                Err(_) if self.announce => eprintln!("building the {label} (not kept)"),
+                Err(_) => {}
             }
         }
         let clock = Instant::now();
@@ -228,7 +235,8 @@ impl Store {
             Ok(Some(bits)) => (bits, Some(path)),
             Ok(None) => (Bits::from_bytes(&bytes)?, None),
             Err(Unusable::NoMemory(error) | Unusable::Damaged(error)) => {
-                if self.verbose {
+                // (A directory that could not be locked in was said already.)
+                if self.verbose && lock.is_ok() {
                     eprintln!("{error}; the table is not kept");
                 }
                 (Bits::from_bytes(&bytes)?, None)
