@@ -12,10 +12,12 @@ them again.
 """
 
 import argparse
+import importlib
 import json
 import logging
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -294,6 +296,23 @@ def main(argv=None):
     if args.task_nodes < 1:
         print("--task-nodes needs at least 1 node", file=sys.stderr)
         return 2
+    missing = missing_module()
+    if missing:
+        print(
+            f"fifteen_dask needs the Python package {missing}: install it into the Python that "
+            "runs the driver (python3 -m venv venv && venv/bin/pip install -r "
+            "dask/requirements.txt, then venv/bin/python -m fifteen_dask ...)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.fifteen == "fifteen" and shutil.which("fifteen") is None:
+        print(
+            "no fifteen on the PATH: give --fifteen with the binary's path (cargo build "
+            "--release writes target/x86_64-unknown-linux-gnu/release/fifteen), or put it on "
+            "the PATH with cargo install --path .",
+            file=sys.stderr,
+        )
+        return 2
     try:
         if args.journal:
             os.makedirs(args.journal, exist_ok=True)
@@ -309,6 +328,16 @@ def main(argv=None):
     except OSError as error:
         print(f"fifteen_dask: {error}", file=sys.stderr)
         return 2
+
+
+def missing_module():
+    """The first package the driver needs that this Python lacks, if any."""
+    for name in ("distributed", "cloudpickle"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            return name
+    return None
 
 
 def on_cluster(args, journal):

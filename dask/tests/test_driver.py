@@ -169,3 +169,35 @@ def test_a_driver_restarted_on_its_journal_runs_no_finished_item_again(wrapper, 
     assert runs(log), "the restarted driver ran the rest"
     taken = sum(int(n) for n in re.findall(r"(\d+) from the journal", stderr))
     assert taken == len(kept), stderr
+
+
+def as_a_user(*args, env=None):
+    """Runs the driver as a user does (`python -m fifteen_dask`), from `dask/`."""
+    return subprocess.run(
+        [sys.executable, "-m", "fifteen_dask", *args],
+        cwd=DASK,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+
+
+def test_a_missing_package_or_binary_is_one_line():
+    """Without Dask's distributed, or without fifteen on the PATH, the driver says what to
+    install or give in one line, status 2 (issue 41: it was a traceback)."""
+    hidden = (
+        "import sys, runpy; sys.modules['distributed'] = None; "
+        "sys.argv = ['fifteen_dask', 'solve', 'd68cfe0ab7459132', '--local', '1']; "
+        "runpy.run_module('fifteen_dask', run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", hidden], cwd=DASK, capture_output=True, text=True
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("fifteen_dask needs the Python package distributed:")
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    env = dict(os.environ, PATH="/usr/bin:/bin")
+    done = as_a_user("solve", "d68cfe0ab7459132", "--local", "1", env=env)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("no fifteen on the PATH: give --fifteen"), done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
