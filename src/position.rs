@@ -48,6 +48,24 @@ pub enum PositionError {
     Twice(String),
     #[error("Your start position doesn't use {0}!")]
     Missing(String),
+    #[error(
+        "Row {row} of the start position has {found} tiles, but the first row has {expected}!"
+    )]
+    Ragged {
+        row: usize,
+        found: usize,
+        expected: usize,
+    },
+    #[error(
+        "The start position has {rows} rows of {cols} tiles; boards have 2 to 5 rows and columns!"
+    )]
+    NoShape { rows: usize, cols: usize },
+    #[error("The start position has {rows} rows of {cols} tiles, but --size says {board}!")]
+    WrongShape {
+        rows: usize,
+        cols: usize,
+        board: Board,
+    },
 }
 
 /// A pushed tile that is not next to the blank: a move string that does not replay.
@@ -119,32 +137,38 @@ impl Position {
         if text.is_empty() {
             return Err(PositionError::Empty);
         }
-        let listed = text.contains(|c: char| c == ',' || c.is_whitespace());
-        let (values, hex) = if listed {
-            let values = text
-                .split(|c: char| c == ',' || c.is_whitespace())
-                .filter(|token| !token.is_empty())
-                .map(|token| {
-                    token
-                        .parse::<usize>()
-                        .map_err(|_| PositionError::NotANumber(token.to_string()))
+        // Rows as players write them, `1 2 3/4 5 6/7 8 0`: the board is their shape.
+        let rows: Vec<&str> = text.split('/').map(str::trim).collect();
+        let mut values = Vec::new();
+        let mut hex = false;
+        let mut width = None;
+        for (row, part) in rows.iter().enumerate() {
+            let (row_values, row_hex) = row_values(part)?;
+            hex |= row_hex;
+            let expected = *width.get_or_insert(row_values.len());
+            if rows.len() > 1 && row_values.len() != expected {
+                return Err(PositionError::Ragged {
+                    row: row + 1,
+                    found: row_values.len(),
+                    expected,
+                });
+            }
+            values.extend(row_values);
+        }
+        let shape = (rows.len() > 1).then(|| (rows.len(), width.unwrap_or(0)));
+        let board = match (size, shape) {
+            (Some(board), Some((r, c))) if (board.rows(), board.cols()) != (r, c) => {
+                return Err(PositionError::WrongShape {
+                    rows: r,
+                    cols: c,
+                    board,
                 })
-                .collect::<Result<Vec<usize>, _>>()?;
-            (values, false)
-        } else {
-            let values = text
-                .chars()
-                .map(|c| {
-                    c.to_digit(16)
-                        .map(|d| d as usize)
-                        .ok_or(PositionError::NotHex)
-                })
-                .collect::<Result<Vec<usize>, _>>()?;
-            (values, true)
-        };
-        let board = match size {
-            Some(board) => board,
-            None => infer_board(values.len())?,
+            }
+            (Some(board), _) => board,
+            (None, Some((rows, cols))) => {
+                Board::new(rows, cols).map_err(|_| PositionError::NoShape { rows, cols })?
+            }
+            (None, None) => infer_board(values.len())?,
         };
         if hex && !board.uses_hex() {
             return Err(PositionError::HexTooLarge(board));
@@ -447,6 +471,32 @@ pub fn format_tiles(tiles: &[u8], hex: bool) -> String {
     }
 }
 
+/// The values of one row of a position (or of the whole position): decimal numbers separated
+/// by commas or spaces, else hex digits; and whether they were hex digits.
+fn row_values(text: &str) -> Result<(Vec<usize>, bool), PositionError> {
+    if text.contains(|c: char| c == ',' || c.is_whitespace()) {
+        let values = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|token| !token.is_empty())
+            .map(|token| {
+                token
+                    .parse::<usize>()
+                    .map_err(|_| PositionError::NotANumber(token.to_string()))
+            })
+            .collect::<Result<Vec<usize>, _>>()?;
+        return Ok((values, false));
+    }
+    let values = text
+        .chars()
+        .map(|c| {
+            c.to_digit(16)
+                .map(|d| d as usize)
+                .ok_or(PositionError::NotHex)
+        })
+        .collect::<Result<Vec<usize>, _>>()?;
+    Ok((values, true))
+}
+
 /// The board recognised from a number of tiles alone.
 pub fn infer_board(count: usize) -> Result<Board, PositionError> {
     let (rows, cols) = match count {
@@ -493,6 +543,41 @@ mod tests {
         assert_eq!(p.manhattan(), 41);
         let goal = Position::parse("0123456789abcdef", None, Convention::Korf).expect("valid");
         assert!(goal.is_goal());
+    }
+
+    #[test]
+    fn rows_as_players_write_them_give_the_board() {
+        let board = |r, c| Board::new(r, c).expect("a board");
+        let p = parse("1 2 3/4 5 6/7 8 0").expect("rows");
+        assert_eq!(p, parse("123456780").expect("hex"));
+        // Six tiles are 2x3 or 3x2: the rows tell which.
+        assert_eq!(parse("1 2 3/4 5 0").map(|p| p.board()), Ok(board(2, 3)));
+        assert_eq!(parse("1 2/3 4/5 0").map(|p| p.board()), Ok(board(3, 2)));
+        assert_eq!(parse("12/30").map(|p| p.board()), Ok(board(2, 2)));
+        assert_eq!(
+            parse("1,2,3,4/5,6,7,8/9,10,11,12/13,14,15,0"),
+            parse("123456789abcdef0")
+        );
+        assert_eq!(
+            parse("1 2 3/4 5/6 7 8 0"),
+            Err(PositionError::Ragged {
+                row: 2,
+                found: 2,
+                expected: 3
+            })
+        );
+        assert_eq!(
+            parse("1/2/3/0"),
+            Err(PositionError::NoShape { rows: 4, cols: 1 })
+        );
+        assert_eq!(
+            Position::parse("1 2 3/4 5 0", Some(board(3, 2)), Convention::Knuth),
+            Err(PositionError::WrongShape {
+                rows: 2,
+                cols: 3,
+                board: board(3, 2)
+            })
+        );
     }
 
     #[test]

@@ -282,6 +282,32 @@ fn one_position_is_one_position() {
         .stdout(predicate::str::contains("\n1 position solved, "));
 }
 
+/// Positions as players write them, rows separated by `/` (their shape is the board), in a
+/// file that starts with a UTF-8 byte-order mark (issue 41).
+#[test]
+fn rows_with_slashes_and_a_byte_order_mark() {
+    let (status, stdout, stderr) = run(&["solve", "--heuristic", "manhattan", "1 2 3/4 0 5"]);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(timeless(&stdout), "Solution in 1+0 moves: 5 (T sec)\n");
+    let (status, _, stderr) = run(&["solve", "1 2 3/4 5/6 7 8 0"]);
+    assert_eq!(status, 2);
+    assert_eq!(
+        stderr.trim_end(),
+        "Row 2 of the start position has 2 tiles, but the first row has 3!"
+    );
+    let output = fifteen()
+        .args(["solve", "--heuristic", "manhattan", "--file", "-"])
+        .write_stdin("\u{feff}1 2 3/4 5 6/7 0 8\n")
+        .output()
+        .expect("runs");
+    let (status, stdout, stderr) = texts(&output);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("123456708: Solution in 1+0 moves: 8"),
+        "{stdout}"
+    );
+}
+
 /// `solve --file` of nothing says so, with the status it gives (0); `--file --stats` gives
 /// each position's nodes line, whose counts add up to the summary's (issue 41).
 #[test]

@@ -34,7 +34,11 @@ pub fn read(file: &Path) -> Result<String, Failure> {
         std::fs::File::open(file).and_then(|mut f| f.read_to_string(&mut text))
     };
     result.map_err(|e| Failure::BadInput(format!("cannot read {}: {e}", file.display())))?;
-    Ok(text)
+    // A byte-order mark, as some editors write at the start of a UTF-8 file, is no position.
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => Ok(rest.to_string()),
+        None => Ok(text),
+    }
 }
 
 /// What one position of a batch came to, as the metric's solver tells [`solve_lines`].

@@ -217,6 +217,8 @@ impl Puzzle {
 
     /// Parses a puzzle; with `stop_optional`, a missing stopping configuration is allowed.
     pub fn parse_with(text: &[u8], stop_optional: bool) -> Result<Puzzle, SpecError> {
+        // A UTF-8 byte-order mark at the start is no part of the puzzle.
+        let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
         let lines = split_lines(text)?;
         let mut cursor = lines.iter().peekable();
         let (first_no, first) = cursor.next().copied().ok_or(SpecError {
@@ -543,6 +545,13 @@ mod tests {
     use super::*;
 
     const SILLY: &[u8] = include_bytes!("../../tests/data/sliding/silly.txt");
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let plain = Puzzle::parse(SILLY).expect("the seed's example");
+        let marked = [&b"\xef\xbb\xbf"[..], SILLY].concat();
+        assert_eq!(Puzzle::parse(&marked), Ok(plain));
+    }
 
     #[test]
     fn crlf_and_a_missing_final_newline_read_as_lf() {
