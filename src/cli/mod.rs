@@ -8,6 +8,7 @@ pub mod compare;
 pub mod crosscheck;
 pub mod live;
 pub mod mtm;
+pub mod scramble;
 pub mod shard;
 pub mod sliding;
 pub mod solve;
@@ -34,6 +35,8 @@ pub struct Cli {
 pub enum Command {
     /// Solve n-puzzle positions optimally (IDA* with pattern databases or Manhattan).
     Solve(solve::SolveArgs),
+    /// Random solvable positions, one a line (uniform, or a random walk from the goal).
+    Scramble(scramble::ScrambleArgs),
     /// Solve seeded positions with several engines and check that they agree.
     Crosscheck(crosscheck::CrosscheckArgs),
     /// Time engines (and external programs) side by side on the same positions.
@@ -333,6 +336,7 @@ pub fn main() -> ExitCode {
         Command::Sliding(args) => sliding::run(&args),
         Command::Tables(args) => tables::run(&args),
         Command::Shard(args) => shard::run(&args),
+        Command::Scramble(args) => scramble::run(&args),
     };
     let result = result.and_then(|()| finish());
     ExitCode::from(report(result))
