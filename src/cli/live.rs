@@ -59,6 +59,9 @@ impl Ticker {
                         // Shown once all of it is set (each call may draw the line).
                         if !shown {
                             bar.set_draw_target(ProgressDrawTarget::stderr());
+                            // Drawn now: a new target draws only at the next change, which
+                            // may be the next bound's first tick, at 0 s.
+                            bar.force_draw();
                             interrupted_at(Some(&bar));
                             shown = true;
                         }
