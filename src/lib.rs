@@ -10,6 +10,7 @@
 //! - [`korf100`]: Korf's 100 instances with optimal lengths and exact IDA* node counts;
 //! - [`korf50`]: Korf's 50 24-puzzle instances with their published optimal lengths;
 //! - [`mtm`]: the multi-tile metric: its moves, lower bound, reference IDA* and notation;
+//! - [`notation`]: move strings in every notation fifteen prints, read back and replayed;
 //! - [`random`]: seeded random walks and uniformly random solvable positions;
 //! - [`sliding`]: the breadth-first engine, Knuth's SLIDING for general sliding-block puzzles;
 //! - [`cli`]: the `fifteen` command line, one file per subcommand.
@@ -39,6 +40,7 @@ pub mod heuristic;
 pub mod korf100;
 pub mod korf50;
 pub mod mtm;
+pub mod notation;
 pub mod plot;
 pub mod position;
 pub mod prune;

@@ -349,30 +349,6 @@ pub enum MoveNotation {
 }
 
 impl Position {
-    /// The blank's directions of a move string, as U, D, L, R on the board as the user writes
-    /// it (Korf's convention turns the board by 180 degrees, so his U is Knuth's D).
-    pub fn blank_moves(&self, moves: &[u8], convention: Convention) -> String {
-        let mut position = *self;
-        let mut letters = String::with_capacity(moves.len());
-        for &tile in moves {
-            let Some(d) = position.direction_of(tile) else {
-                break;
-            };
-            position.move_blank(d);
-            let shown = match convention {
-                Convention::Knuth => d,
-                Convention::Korf => d.reverse(),
-            };
-            letters.push(match shown {
-                Direction::East => 'R',
-                Direction::North => 'U',
-                Direction::West => 'L',
-                Direction::South => 'D',
-            });
-        }
-        letters
-    }
-
     /// The tile next to the blank in direction `d`, if there is a cell there.
     fn tile_beyond_blank(&self, d: Direction) -> Option<u8> {
         self.board

@@ -5,8 +5,7 @@
 mod common;
 use common::run;
 use fifteen::mtm::bfs::distances;
-use fifteen::mtm::moves::play;
-use fifteen::mtm::notation::parse;
+use fifteen::notation::{mtm_length, read, Mover};
 use fifteen::{Board, Convention, Position};
 
 const START: &str = "867254301";
@@ -22,12 +21,11 @@ fn distance(position: &str) -> usize {
 /// Plays moves in players' notation from `start` and says whether they reach the goal, and
 /// how many moves they are.
 fn replays(start: &str, moves: &str, convention: Convention) -> (bool, usize) {
-    let mut position = Position::parse(start, None, convention).expect("valid");
-    let jumps = parse(moves, convention).expect("players' notation");
-    for &jump in &jumps {
-        assert!(play(&mut position, jump).is_some(), "{moves}");
-    }
-    (position.is_goal(), jumps.len())
+    let position = Position::parse(start, None, convention).expect("valid");
+    let steps = read(&position, moves, convention, Mover::Tiles).expect("players' notation");
+    let words = moves.split_whitespace().count();
+    assert_eq!(mtm_length(&steps), words, "{moves}");
+    (fifteen::notation::play(&position, &steps).is_goal(), words)
 }
 
 #[test]

@@ -3,10 +3,12 @@
 //! Every failure becomes one line on stderr (or Knuth's "Sorry …" line on stdout) and an exit
 //! status: 0 solved, 1 no solution exists, 2 bad input or usage. Nothing here panics on input.
 
+pub mod apply;
 pub mod batch;
 pub mod compare;
 pub mod crosscheck;
 pub mod live;
+pub mod moves;
 pub mod mtm;
 pub mod scramble;
 pub mod shard;
@@ -37,6 +39,15 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Random solvable positions, one a line (uniform, or a random walk from the goal).
     Scramble(scramble::ScrambleArgs),
+    /// Replay moves in any notation fifteen prints: the position reached, and whether it is
+    /// the goal.
+    Apply(apply::ApplyArgs),
+    /// The moves that undo a move string, from the position it reaches.
+    Invert(moves::MovesArgs),
+    /// A move string without the steps the next one undoes (`L R`), its runs as MTM moves.
+    Simplify(moves::MovesArgs),
+    /// A move string in another notation (`--to tiles|blank|letters|mtm`).
+    Convert(moves::MovesArgs),
     /// Solve seeded positions with several engines and check that they agree.
     Crosscheck(crosscheck::CrosscheckArgs),
     /// Time engines (and external programs) side by side on the same positions.
@@ -337,6 +348,10 @@ pub fn main() -> ExitCode {
         Command::Tables(args) => tables::run(&args),
         Command::Shard(args) => shard::run(&args),
         Command::Scramble(args) => scramble::run(&args),
+        Command::Apply(args) => apply::run(&args),
+        Command::Invert(args) => moves::run(&args, moves::Rewrite::Invert),
+        Command::Simplify(args) => moves::run(&args, moves::Rewrite::Simplify),
+        Command::Convert(args) => moves::run(&args, moves::Rewrite::Convert),
     };
     let result = result.and_then(|()| finish());
     ExitCode::from(report(result))

@@ -23,9 +23,10 @@ use crate::engine::{
 use crate::heuristic::store::Choice;
 use crate::mtm::automaton::MtmAutomaton;
 use crate::mtm::check::{disagreements, outcome_length, summary};
-use crate::mtm::notation::{moves_text, pictures, Mover};
+use crate::mtm::notation::{moves_text, pictures};
 use crate::mtm::tables::lower_bound;
 use crate::mtm::{BoundChoice, Config};
+use crate::notation::Mover;
 use crate::position::{MoveNotation, Position};
 use crate::random::PositionSource;
 use std::io::Write;

@@ -10,6 +10,7 @@ use crate::engine::{
 };
 use crate::heuristic::store::{stronger_tables, Choice};
 use crate::heuristic::Heuristic;
+use crate::notation::{self, Written};
 use crate::position::{Convention, MoveNotation, Position};
 use clap::Args;
 use indicatif::ProgressBar;
@@ -300,6 +301,12 @@ pub fn bound_line(bound: &BoundStats) -> String {
     )
 }
 
+/// The blank's directions of a path (tiles pushed), a letter a step.
+fn blank_moves(start: &Position, tiles: &[u8], convention: Convention) -> String {
+    let steps = notation::steps_of(start, tiles);
+    notation::write(start, &steps, Written::Blank, convention)
+}
+
 /// One solution in the chosen move notation: `Solution in H+S moves: MOVES` + `time`, or that
 /// head and the board after each move.
 pub fn solution_text(
@@ -315,7 +322,7 @@ pub fn solution_text(
             format!("{head}: {moves}{time}\n")
         }
         MoveNotation::Blank => {
-            let moves = start.blank_moves(&solution.moves, args.board.convention);
+            let moves = blank_moves(start, &solution.moves, args.board.convention);
             format!("{head} (blank): {moves}{time}\n")
         }
         MoveNotation::Board => format!(
@@ -434,7 +441,7 @@ pub fn json_report(
         "happy": first.map(|s| s.happy),
         "sad": first.map(|s| s.sad),
         "moves": first.map(moves),
-        "blank_moves": first.map(|s| start.blank_moves(&s.moves, args.board.convention)),
+        "blank_moves": first.map(|s| blank_moves(start, &s.moves, args.board.convention)),
         "nodes": outcome.stats.nodes,
         "seconds": outcome.stats.seconds,
         "bounds": bounds,

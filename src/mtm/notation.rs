@@ -6,34 +6,8 @@
 //! too (`--moves blank`), and a picture of the board after each move (`--moves board`).
 
 use super::moves::{jumps_of, play, Jump};
-use crate::board::Direction;
+use crate::notation::{letter, runs_text, steps_of, Mover};
 use crate::position::{Convention, Position};
-
-/// Whose direction a letter names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mover {
-    /// The tiles' (players' notation).
-    Tiles,
-    /// The blank's.
-    Blank,
-}
-
-/// A direction of the blank on Knuth's board as the letter the user reads.
-fn letter(blank: Direction, mover: Mover, convention: Convention) -> char {
-    let mut shown = blank;
-    if mover == Mover::Tiles {
-        shown = shown.reverse();
-    }
-    if convention == Convention::Korf {
-        shown = shown.reverse();
-    }
-    match shown {
-        Direction::East => 'R',
-        Direction::North => 'U',
-        Direction::West => 'L',
-        Direction::South => 'D',
-    }
-}
 
 /// One move: its letter and, above one, its count (`R3`, `L`).
 pub fn jump_text(jump: Jump, mover: Mover, convention: Convention) -> String {
@@ -47,12 +21,7 @@ pub fn jump_text(jump: Jump, mover: Mover, convention: Convention) -> String {
 
 /// The MTM moves of an STM path (tiles pushed) from `start`, separated by spaces.
 pub fn moves_text(start: &Position, tiles: &[u8], mover: Mover, convention: Convention) -> String {
-    jumps_of(start, tiles)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|jump| jump_text(jump, mover, convention))
-        .collect::<Vec<_>>()
-        .join(" ")
+    runs_text(&steps_of(start, tiles), mover, convention)
 }
 
 /// The board before the first move and after each, every picture after the first headed by
@@ -78,50 +47,13 @@ pub fn pictures(start: &Position, tiles: &[u8], convention: Convention) -> Strin
     text
 }
 
-/// Reads moves in players' notation (`R3 D2 L U`, spaces optional) back as the blank's jumps
-/// on Knuth's board; `None` for anything else (a count of 0, an unknown letter).
-pub fn parse(text: &str, convention: Convention) -> Option<Vec<Jump>> {
-    let mut jumps = Vec::new();
-    let mut chars = text.chars().filter(|c| !c.is_whitespace()).peekable();
-    while let Some(c) = chars.next() {
-        let tiles = match c {
-            'R' => Direction::East,
-            'U' => Direction::North,
-            'L' => Direction::West,
-            'D' => Direction::South,
-            _ => return None,
-        };
-        let mut count: Option<u8> = None;
-        while let Some(digit) = chars.peek().and_then(|d| d.to_digit(10)) {
-            count = Some(
-                count
-                    .unwrap_or(0)
-                    .checked_mul(10)?
-                    .checked_add(digit as u8)?,
-            );
-            chars.next();
-        }
-        let distance = count.unwrap_or(1);
-        if distance == 0 {
-            return None;
-        }
-        let blank = match convention {
-            Convention::Knuth => tiles.reverse(),
-            Convention::Korf => tiles,
-        };
-        jumps.push(Jump {
-            direction: blank,
-            distance,
-        });
-    }
-    Some(jumps)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::board::Direction;
     use crate::mtm::moves::play_all;
+    use crate::notation::read;
 
     #[test]
     fn letters_name_the_tiles_direction() {
@@ -147,11 +79,9 @@ mod tests {
         );
         for convention in [Convention::Knuth, Convention::Korf] {
             let text = moves_text(&goal, &tiles, Mover::Tiles, convention);
-            let jumps = parse(&text, convention).expect("players' notation");
-            assert_eq!(play_all(&goal, &jumps).map(|(again, _)| again), Some(p));
+            let steps = read(&goal, &text, convention, Mover::Tiles).expect("players' notation");
+            assert_eq!(crate::notation::play(&goal, &steps), p);
         }
-        assert_eq!(parse("R3 X", Convention::Knuth), None);
-        assert_eq!(parse("R0", Convention::Knuth), None);
         let drawn = pictures(&goal, &tiles, Convention::Knuth);
         assert!(drawn.contains("1. D3\n"), "{drawn}");
         assert!(
