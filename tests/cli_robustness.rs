@@ -493,7 +493,7 @@ fn compare_with_tables_leaves_the_oracle_out_unless_named() {
     assert_eq!(csv.lines().count(), 3, "{csv}");
 }
 
-/// `compare --korf50`, the README's command, runs the automaton alone among the IDA* engines
+/// `compare --korf50`, the command docs/compare-and-crosscheck.md gives, runs the automaton alone among the IDA* engines
 /// (the reference engine would take hours): the note comes before anything else, before the
 /// 6-6-6-6 tables are even built (here, into an empty directory, so the run is stopped).
 #[test]

@@ -433,7 +433,7 @@ fn a_puzzle_without_a_style_names_the_published_styles() {
 
 /// The path is listed as the original lists it, from the configuration reached back to the
 /// start's first move; with a partial stop the configuration reached comes first, under the
-/// stop drawn with `?` (as README.md says).
+/// stop drawn with `?` (as docs/sliding.md says).
 #[test]
 fn a_partial_stops_path_begins_with_the_configuration_reached() {
     let output = fifteen()

@@ -8,6 +8,7 @@ pub mod batch;
 pub mod compare;
 pub mod crosscheck;
 pub mod live;
+pub mod manual;
 pub mod moves;
 pub mod mtm;
 pub mod scramble;
@@ -58,6 +59,10 @@ pub enum Command {
     Tables(tables::TablesArgs),
     /// One bound of a search cut into items for other processes or machines: plan, run, merge.
     Shard(shard::ShardArgs),
+    /// The shell completions of fifteen, on stdout.
+    Completions(manual::CompletionsArgs),
+    /// The manual pages of fifteen: its page on stdout, or one per command into a folder.
+    Man(manual::ManArgs),
 }
 
 /// The engines a multi-engine command runs, and the BFS engine's budget.
@@ -352,6 +357,8 @@ pub fn main() -> ExitCode {
         Command::Invert(args) => moves::run(&args, moves::Rewrite::Invert),
         Command::Simplify(args) => moves::run(&args, moves::Rewrite::Simplify),
         Command::Convert(args) => moves::run(&args, moves::Rewrite::Convert),
+        Command::Completions(args) => manual::completions(&args),
+        Command::Man(args) => manual::man(&args),
     };
     let result = result.and_then(|()| finish());
     ExitCode::from(report(result))

@@ -1,0 +1,116 @@
+//! `fifteen completions` and `fifteen man` are produced from the command line's definitions:
+//! every shell's script names every command, the bash script is valid bash and completes
+//! `fifteen so` to `solve`; the page on stdout is fifteen(1) listing every command; `man --dir`
+//! writes one page per command and subcommand, each with the options its `--help` gives; a
+//! folder that cannot be made is one line and status 2.
+#![forbid(unsafe_code)]
+
+mod common;
+
+use common::run;
+use std::process::Command;
+
+const COMMANDS: [&str; 13] = [
+    "solve",
+    "scramble",
+    "apply",
+    "invert",
+    "simplify",
+    "convert",
+    "crosscheck",
+    "compare",
+    "sliding",
+    "tables",
+    "shard",
+    "completions",
+    "man",
+];
+
+#[test]
+fn every_shell_gets_every_command() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (status, script, err) = run(&["completions", shell]);
+        assert_eq!((status, err.as_str()), (0, ""), "{shell}");
+        for command in COMMANDS {
+            assert!(script.contains(command), "{shell}: no {command}");
+        }
+    }
+    let (status, _, err) = run(&["completions", "tcsh"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("invalid value 'tcsh'"), "{err}");
+}
+
+#[test]
+fn the_bash_script_completes_commands_and_options() {
+    let (_, script, _) = run(&["completions", "bash"]);
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let path = dir.path().join("fifteen.bash");
+    std::fs::write(&path, &script).expect("written");
+    // Loaded, then asked what `fifteen so` and `fifteen apply --bl` complete to.
+    let probe = format!(
+        "source {}; complete -p fifteen >/dev/null || exit 9; \
+         COMP_WORDS=(fifteen so); COMP_CWORD=1; _fifteen fifteen so fifteen; echo \"${{COMPREPLY[@]}}\"; \
+         COMP_WORDS=(fifteen apply --bl); COMP_CWORD=2; _fifteen fifteen --bl apply; echo \"${{COMPREPLY[@]}}\"",
+        path.display()
+    );
+    let output = Command::new("bash")
+        .args(["--norc", "-c", &probe])
+        .output()
+        .expect("bash runs");
+    let (status, out, err) = common::texts(&output);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(out, "solve\n--blank\n", "{err}");
+}
+
+#[test]
+fn the_manual_pages_cover_every_command() {
+    let (status, page, _) = run(&["man"]);
+    assert_eq!(status, 0);
+    assert!(page.contains(".TH fifteen 1"), "{page}");
+    for command in COMMANDS {
+        assert!(
+            page.contains(&format!("fifteen\\-{command}(1)")),
+            "{command}"
+        );
+    }
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let folder = dir.path().join("man1");
+    let (status, out, err) = run(&["man", "--dir", folder.to_str().expect("UTF-8")]);
+    assert_eq!((status, out.as_str(), err.as_str()), (0, "", ""));
+    let pages = [
+        vec!["solve"],
+        vec!["apply"],
+        vec!["tables", "build"],
+        vec!["shard", "run"],
+    ];
+    for words in pages {
+        let name = format!("fifteen-{}.1", words.join("-"));
+        let page = std::fs::read_to_string(folder.join(&name)).expect("the page is written");
+        assert!(page.starts_with(".ie"), "{name}");
+        let mut args = words.clone();
+        args.push("--help");
+        let (_, help, _) = run(&args);
+        for option in help
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("--"))
+            .filter_map(|l| l.split([' ', '<', '=']).next())
+        {
+            // roff escapes each hyphen.
+            let escaped = format!("\\-\\-{}", option.replace('-', "\\-"));
+            assert!(page.contains(&escaped), "{name}: no --{option}");
+        }
+    }
+    let count = std::fs::read_dir(&folder).expect("the folder").count();
+    // fifteen, its 13 commands, tables' and shard's 2 and 3 subcommands.
+    assert_eq!(count, 1 + COMMANDS.len() + 2 + 3);
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").expect("written");
+    let under = file.join("man1");
+    let (status, _, err) = run(&["man", "--dir", under.to_str().expect("UTF-8")]);
+    assert_eq!(status, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("cannot write the manual pages into "),
+        "{err}"
+    );
+}
