@@ -7,6 +7,7 @@
 //! - [`heuristic`]: lower bounds: Manhattan and pattern databases (building, caching);
 //! - [`prune`]: duplicate pruning: the machine of forbidden move strings (Taylor & Korf);
 //! - [`differential`]: checks engines' answers against the position and each other;
+//! - [`goal`]: goals other than the standard one, turned into it by a mirror and new names;
 //! - [`korf100`]: Korf's 100 instances with optimal lengths and exact IDA* node counts;
 //! - [`korf50`]: Korf's 50 24-puzzle instances with their published optimal lengths;
 //! - [`mtm`]: the multi-tile metric: its moves, lower bound, reference IDA* and notation;
@@ -36,6 +37,7 @@ pub mod board;
 pub mod cli;
 pub mod differential;
 pub mod engine;
+pub mod goal;
 pub mod heuristic;
 pub mod korf100;
 pub mod korf50;

@@ -132,16 +132,17 @@ fn read_tiles(
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
         .collect();
-    // Decimal tiles: with commas, on boards above 16 cells, or when every word is a tile's
-    // number and one has two digits (`12 13`). Else hex digits, run together or spaced
-    // (`45ac8 8ca54`).
+    // Decimal tiles: with commas, on boards above 16 cells, or when there are several words,
+    // each a tile's number, and one has two digits (`12 13`). Else hex digits, run together or
+    // spaced (`45ac8 8ca54`): one word is hex digits (`11` is tile 1 twice, as fifteen writes
+    // it; a single tile 11 is `11,` or `b`).
     let numbers = words.iter().all(|w| {
         w.parse::<usize>()
             .is_ok_and(|t| (1..cells).contains(&t) && !w.starts_with('0'))
     });
     let decimal = text.contains(',')
         || !start.board().uses_hex()
-        || (numbers && words.iter().any(|w| w.len() > 1));
+        || (numbers && words.len() > 1 && words.iter().any(|w| w.len() > 1));
     let tokens: Vec<String> = match decimal {
         true => words.iter().map(|w| w.to_string()).collect(),
         false => words.concat().chars().map(String::from).collect(),
@@ -421,6 +422,31 @@ mod tests {
                 index: 2,
                 text: "25".into()
             })
+        );
+    }
+
+    #[test]
+    fn one_word_of_digits_is_hex_tiles_on_small_boards() {
+        // 4x3, Korf's convention: fifteen writes tile 1 pushed twice as `11`.
+        let board = Board::new(4, 3).ok();
+        let start = Position::parse("916425b380a7", board, Convention::Knuth).expect("valid");
+        let steps = [Direction::North, Direction::South];
+        let written = write(&start, &steps, Written::Tiles, Convention::Korf);
+        assert_eq!(written, "11");
+        assert_eq!(
+            read(&start, &written, Convention::Korf, Mover::Tiles),
+            Ok(steps.to_vec())
+        );
+        // Several words of tiles' numbers are decimal; a comma makes one word decimal.
+        let goal = parse("123456780");
+        assert_eq!(
+            read(&goal, "8 5", Convention::Knuth, Mover::Tiles).map(|s| s.len()),
+            Ok(2)
+        );
+        let fifteen = Position::parse("123456789abcdef0", None, Convention::Knuth).expect("valid");
+        assert_eq!(
+            read(&fifteen, "12,", Convention::Knuth, Mover::Tiles),
+            read(&fifteen, "c", Convention::Knuth, Mover::Tiles)
         );
     }
 

@@ -8,30 +8,13 @@
 
 mod common;
 
-use common::run;
+use common::{run, solution};
 
 /// What `fifteen ARGS` prints on success.
 fn ok(args: &[&str]) -> String {
     let (status, out, err) = run(args);
     assert_eq!(status, 0, "{args:?}: {err}");
     out
-}
-
-/// The moves of a `Solution in …: MOVES (T sec)` line, and its length as `solve` counts it.
-fn solution(out: &str) -> (String, usize) {
-    let last = out.lines().last().expect("a solution line");
-    let (head, rest) = last.split_once(": ").expect("Solution in …: MOVES (T sec)");
-    let moves = rest.rsplit_once(" (").expect("a time").0.to_string();
-    let count = head
-        .trim_start_matches("Solution in ")
-        .split(' ')
-        .next()
-        .expect("a length");
-    let length = count
-        .split('+')
-        .map(|n| n.parse::<usize>().expect("a number"))
-        .sum();
-    (moves, length)
 }
 
 #[test]
@@ -41,18 +24,18 @@ fn solve_a_scrambled_position_and_apply_its_answer() {
     for position in scrambled.lines().chain(walks.lines()) {
         let base = ["solve", "--heuristic", "manhattan", position];
         // The tiles pushed.
-        let (tiles, length) = solution(&ok(&base));
+        let (length, tiles) = solution(&ok(&base));
         let expected = format!("the goal, after {length} moves (");
         let applied = ok(&["apply", position, &tiles]);
         assert!(applied.contains(&expected), "{position} {tiles}: {applied}");
         let goal = applied.split(':').next().expect("a position");
         // The blank's letters (with --blank), and Korf's convention.
-        let (blank, _) = solution(&ok(&[&base[..], &["--moves", "blank"]].concat()));
+        let (_, blank) = solution(&ok(&[&base[..], &["--moves", "blank"]].concat()));
         let applied = ok(&["apply", "--blank", position, &blank]);
         assert!(applied.contains(&expected), "{blank}: {applied}");
         assert!(applied.starts_with(goal), "{applied}");
         // The multi-tile metric's players' notation: as many MTM moves as solve says.
-        let (mtm, mtm_length) = solution(&ok(&["solve", "--metric", "mtm", position]));
+        let (mtm_length, mtm) = solution(&ok(&["solve", "--metric", "mtm", position]));
         let applied = ok(&["apply", position, &mtm]);
         assert!(
             applied.ends_with(&format!(" ({mtm_length} in MTM)\n")),

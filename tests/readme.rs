@@ -126,14 +126,32 @@ fn every_example_of_the_readme_prints_what_the_readme_shows() {
     run_examples("README.md", &examples);
 }
 
-/// The ```console examples of the move verbs' page too.
+/// The ```console examples of the docs pages too (the move verbs' page has at least six).
 #[test]
-fn every_example_of_the_move_verbs_page_prints_what_it_shows() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/moves.md");
-    let text = std::fs::read_to_string(&path).expect("docs/moves.md is readable");
-    let examples = examples(&text);
-    assert!(examples.len() >= 6, "{examples:#?}");
-    run_examples("docs/moves.md", &examples);
+fn every_example_of_the_docs_pages_prints_what_it_shows() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut pages = 0;
+    for entry in std::fs::read_dir(&docs).expect("docs/ is readable") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a readable page");
+        let examples = examples(&text);
+        let name = format!(
+            "docs/{}",
+            path.file_name().expect("a name").to_string_lossy()
+        );
+        if name == "docs/moves.md" {
+            assert!(examples.len() >= 6, "{examples:#?}");
+        }
+        pages += usize::from(!examples.is_empty());
+        run_examples(&name, &examples);
+    }
+    assert!(
+        pages >= 2,
+        "docs/ has {pages} pages with ```console examples"
+    );
 }
 
 /// Runs `examples` of the file `name` and fails, naming each line, where one does not print

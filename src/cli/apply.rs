@@ -1,6 +1,6 @@
 //! `fifteen apply POSITION MOVES`: replays a move string in any notation fifteen prints (see
 //! [`crate::notation`]) and says where it leads: the position reached, whether it is the goal,
-//! and the moves in both metrics. Exit status 0 at the goal, 1 elsewhere, 2 for a move that
+//! and the moves in both metrics (the goal: `--goal`'s, or the convention's). Exit status 0 at the goal, 1 elsewhere, 2 for a move that
 //! cannot be read or made (named by its number).
 
 use super::moves::PathArgs;
@@ -13,24 +13,30 @@ use std::io::Write;
 pub struct ApplyArgs {
     #[command(flatten)]
     pub path: PathArgs,
+
+    #[command(flatten)]
+    pub goal: super::GoalArgs,
 }
 
 pub fn run(args: &ApplyArgs) -> Result<(), Failure> {
     let (start, steps, _) = args.path.read()?;
+    let goal = args
+        .goal
+        .read(Some(start.board()), args.path.board.convention)?;
     let end = notation::play(&start, &steps);
+    let at_goal = match &goal {
+        Some(goal) => end == goal.position(),
+        None => end.is_goal(),
+    };
     let (stm, mtm) = (steps.len(), notation::mtm_length(&steps));
     let plural = if stm == 1 { "" } else { "s" };
-    let reached = if end.is_goal() {
-        "the goal"
-    } else {
-        "not the goal"
-    };
+    let reached = if at_goal { "the goal" } else { "not the goal" };
     writeln!(
         super::out(),
         "{}: {reached}, after {stm} move{plural} ({mtm} in MTM)",
         end.notation(args.path.board.convention)
     )?;
-    match end.is_goal() {
+    match at_goal {
         true => Ok(()),
         false => Err(Failure::NoSolution(String::new())),
     }

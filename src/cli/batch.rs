@@ -122,9 +122,12 @@ pub fn solve_lines(
 pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
     let mut heuristics: HashMap<Board, Heuristic> = HashMap::new();
     let threads = args.threads.count();
+    let goal = args.goal.read(args.board.size, args.board.convention)?;
     solve_lines(args, file, solution_text, &mut |start, live| {
-        if !start.is_solvable() {
-            return Ok(Line::Unsolvable);
+        match super::solve::reachable(start, goal.as_ref()) {
+            Err(message) => return Ok(Line::Bad(message)),
+            Ok(false) => return Ok(Line::Unsolvable),
+            Ok(true) => {}
         }
         let board = start.board();
         let heuristic = match heuristics.get(&board) {
@@ -147,7 +150,11 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
             live,
         };
         Ok(
-            match args.engine.engine().solve(start, &options, &mut |_| {}) {
+            match super::GoalArgs::engine(goal.as_ref(), args.engine.engine()).solve(
+                start,
+                &options,
+                &mut |_| {},
+            ) {
                 Ok(outcome) => {
                     let report = args
                         .json
@@ -200,7 +207,11 @@ fn report_unsolvable(
     args: &SolveArgs,
 ) -> Result<(), Failure> {
     let notation = start.notation(args.board.convention);
-    if let Some(hint) = convention_hint(start, args.board.convention) {
+    let hint = match args.goal.goal {
+        None => convention_hint(start, args.board.convention),
+        Some(_) => None,
+    };
+    if let Some(hint) = hint {
         eprintln!("line {number}: {hint}");
     }
     if args.json {

@@ -50,6 +50,12 @@ pub struct CompareArgs {
     #[arg(long, value_enum, default_value_t = Convention::Knuth)]
     pub convention: Convention,
 
+    /// Time the positions toward this goal (written as they are, with --size and
+    /// --convention); each is timed as its standard problem, the same search, which --peer
+    /// programs are given too. See solve's --goal.
+    #[command(flatten)]
+    pub goal: super::GoalArgs,
+
     #[command(flatten)]
     pub selection: super::EngineSelection,
 
@@ -634,32 +640,46 @@ fn collect_positions(
             "--random takes at most {MAX_RANDOM} positions (crosscheck streams any number)"
         )));
     }
-    let mut positions = Vec::new();
-    let parse = |text: &str| {
-        Position::parse(text, args.size, args.convention)
-            .map_err(|e| Failure::BadInput(format!("{text}: {e}")))
+    let goal = args.goal.read(args.size, args.convention)?;
+    if goal.is_some() && (args.korf100.is_some() || args.korf50.is_some()) {
+        return Err(Failure::BadInput(
+            "--korf100 and --korf50 are published toward the standard goal; leave --goal out"
+                .into(),
+        ));
+    }
+    // Toward --goal, each position is timed as its standard problem (the same search, which
+    // peers are given too), shown as written.
+    let problem = |p: Position| match &goal {
+        None => Ok(p),
+        Some(goal) => goal.standard(&p).map_err(|e| e.to_string()),
     };
+    // A position read: its label (Knuth's notation, as written toward the goal) and problem.
+    let read = |text: &str| {
+        let p = Position::parse(text, args.size, args.convention).map_err(|e| e.to_string())?;
+        Ok::<_, String>((p.notation(Convention::Knuth), problem(p)?))
+    };
+    let mut positions = Vec::new();
     for text in &args.positions {
-        let p = parse(text)?;
-        positions.push((p.notation(Convention::Knuth), p));
+        let labelled = read(text).map_err(|e| Failure::BadInput(format!("{text}: {e}")))?;
+        positions.push(labelled);
     }
     if let Some(path) = &args.file {
         // As `solve --file`: a bad or unsolvable line is named on stderr and left out.
         let text = super::batch::read(path)?;
         for (number, line) in super::batch::lines(&text) {
             let where_ = format!("{} line {number}", path.display());
-            match Position::parse(line, args.size, args.convention) {
+            match read(line) {
                 Err(e) => {
                     eprintln!("{where_}: {e}");
                     left_out.bad += 1;
                 }
-                Ok(p) if !p.is_solvable() => {
+                Ok((_, p)) if !p.is_solvable() => {
                     eprintln!(
                         "{where_}: {line}: the goal is unreachable from that position; left out"
                     );
                     left_out.unsolvable += 1;
                 }
-                Ok(p) => positions.push((p.notation(Convention::Knuth), p)),
+                Ok(labelled) => positions.push(labelled),
             }
         }
     }
@@ -695,7 +715,11 @@ fn collect_positions(
                 Some(length) => source.random_walk(board, length),
                 None => source.random_solvable(board),
             };
-            positions.push((p.notation(Convention::Knuth), p));
+            let shown = match &goal {
+                Some(goal) => goal.from_standard(&p),
+                None => p,
+            };
+            positions.push((shown.notation(Convention::Knuth), p));
         }
     }
     if let Some((label, _)) = positions.iter().find(|(_, p)| !p.is_solvable()) {

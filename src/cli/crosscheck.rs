@@ -8,6 +8,7 @@ use super::Failure;
 use crate::board::Board;
 use crate::differential::{disagreements, EngineRun};
 use crate::engine::{Engine, SearchOptions};
+use crate::goal::Goal;
 use crate::position::{Convention, Position};
 use crate::random::PositionSource;
 use clap::Args;
@@ -44,6 +45,11 @@ pub struct CrosscheckArgs {
     #[command(flatten)]
     pub threads: super::ThreadArgs,
 
+    /// Draw the positions toward this goal (Knuth's numbering, --size's board) and check every
+    /// answer to it; see solve's --goal.
+    #[command(flatten)]
+    pub goal: super::GoalArgs,
+
     /// How moves are counted: stm, one tile one cell (everything above), or mtm, the
     /// multi-tile metric (the blank jumps 1 to side-1 cells along a line, one move); with mtm
     /// the engines are automaton, ida and bfs
@@ -77,13 +83,15 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
     if args.count == 0 {
         return Err(Failure::BadInput("--count must be at least 1".into()));
     }
-    let engines: Vec<Box<dyn Engine>> = args.selection.kinds().iter().map(|k| k.engine()).collect();
+    let goal = args.goal.read(Some(args.size), Convention::Knuth)?;
+    let engines: Vec<Box<dyn Engine>> = args
+        .selection
+        .kinds()
+        .iter()
+        .map(|k| super::GoalArgs::engine(goal.as_ref(), k.engine()))
+        .collect();
     let engines: Vec<&dyn Engine> = engines.iter().map(|e| e.as_ref()).collect();
-    let mut source = PositionSource::new(args.seed);
-    let positions = (0..args.count).map(|_| match args.walk {
-        Some(length) => source.random_walk(args.size, length),
-        None => source.random_solvable(args.size),
-    });
+    let positions = positions(args, goal.as_ref());
     let heuristic =
         args.heuristic
             .resolve(args.size, crate::heuristic::store::Choice::Manhattan, false)?;
@@ -94,8 +102,35 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
         threads: args.threads.count(),
         ..SearchOptions::default()
     };
-    let report = check_positions(positions, &engines, &options, &mut super::out(), true)?;
+    let report = check_positions_with(
+        positions,
+        &engines,
+        &options,
+        &mut super::out(),
+        true,
+        &STM,
+        goal.as_ref(),
+    )?;
     report.verdict()
+}
+
+/// The seeded positions of a cross-check: uniformly random or random walks, from the standard
+/// goal, or from `--goal` (the positions whose standard problems those are).
+pub fn positions<'a>(
+    args: &'a CrosscheckArgs,
+    goal: Option<&'a Goal>,
+) -> impl Iterator<Item = Position> + 'a {
+    let mut source = PositionSource::new(args.seed);
+    (0..args.count).map(move |_| {
+        let standard = match args.walk {
+            Some(length) => source.random_walk(args.size, length),
+            None => source.random_solvable(args.size),
+        };
+        match goal {
+            Some(goal) => goal.from_standard(&standard),
+            None => standard,
+        }
+    })
 }
 
 impl Report {
@@ -121,7 +156,7 @@ pub fn check_positions(
     out: &mut dyn Write,
     progress: bool,
 ) -> std::io::Result<Report> {
-    check_positions_with(positions, engines, options, out, progress, &STM)
+    check_positions_with(positions, engines, options, out, progress, &STM, None)
 }
 
 /// How a cross-check judges answers: the problems with one position's runs, and what a run
@@ -141,7 +176,34 @@ fn stm_summary(_: &Position, run: &EngineRun) -> String {
     run.summary()
 }
 
-/// [`check_positions`] with another judge (the multi-tile metric's).
+/// The problems with runs toward `goal` from `start`: each solution must replay to the goal,
+/// and, in the standard problem's names, satisfy `judge` there as any run does.
+fn toward(goal: &Goal, start: &Position, runs: &[EngineRun], judge: &Judge) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut standard_runs = runs.to_vec();
+    for run in &mut standard_runs {
+        if let Ok(outcome) = &mut run.result {
+            for solution in &mut outcome.solutions {
+                if !goal.reached(start, &solution.moves) {
+                    problems.push(format!(
+                        "{}: moves {} do not replay to the goal {}",
+                        run.engine,
+                        start.moves_notation(&solution.moves, Convention::Knuth),
+                        goal.position().notation(Convention::Knuth)
+                    ));
+                }
+                solution.moves = goal.tiles_forward(&solution.moves);
+            }
+        }
+    }
+    match goal.standard(start) {
+        Ok(standard) => problems.extend((judge.disagreements)(&standard, &standard_runs)),
+        Err(error) => problems.push(error.to_string()),
+    }
+    problems
+}
+
+/// [`check_positions`] with another judge (the multi-tile metric's), toward a goal.
 pub fn check_positions_with(
     positions: impl IntoIterator<Item = Position>,
     engines: &[&dyn Engine],
@@ -149,6 +211,7 @@ pub fn check_positions_with(
     out: &mut dyn Write,
     progress: bool,
     judge: &Judge,
+    goal: Option<&Goal>,
 ) -> std::io::Result<Report> {
     let positions = positions.into_iter();
     let bar = if progress {
@@ -181,7 +244,10 @@ pub fn check_positions_with(
                 report.runs += 1;
             }
         }
-        let problems = (judge.disagreements)(&start, &runs);
+        let problems = match goal {
+            None => (judge.disagreements)(&start, &runs),
+            Some(goal) => toward(goal, &start, &runs, judge),
+        };
         if !problems.is_empty() {
             report.disagreements += 1;
             let said: Vec<String> = runs

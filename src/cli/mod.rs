@@ -101,6 +101,45 @@ pub struct BoardArgs {
     pub convention: crate::position::Convention,
 }
 
+/// A goal other than the standard one (see [`crate::goal`]).
+#[derive(Debug, Args)]
+pub struct GoalArgs {
+    /// Solve toward this goal instead of the convention's (written as a position is, with the
+    /// same --size and --convention): any position of the standard goal's parity whose blank
+    /// is in a corner. Every engine and table serves it unchanged.
+    #[arg(long, value_name = "POSITION")]
+    pub goal: Option<String>,
+}
+
+impl GoalArgs {
+    /// The goal, read on `board` (inferred when `None`) in `convention`; `None` without
+    /// `--goal`.
+    pub fn read(
+        &self,
+        board: Option<crate::board::Board>,
+        convention: crate::position::Convention,
+    ) -> Result<Option<crate::goal::Goal>, Failure> {
+        self.goal
+            .as_deref()
+            .map(|text| crate::goal::parse(text, board, convention).map_err(Failure::BadInput))
+            .transpose()
+    }
+
+    /// `engine`, searching toward the goal if there is one.
+    pub fn engine(
+        goal: Option<&crate::goal::Goal>,
+        engine: Box<dyn crate::engine::Engine>,
+    ) -> Box<dyn crate::engine::Engine> {
+        match goal {
+            Some(goal) => Box::new(crate::goal::Toward {
+                engine,
+                goal: goal.clone(),
+            }),
+            None => engine,
+        }
+    }
+}
+
 /// How many threads the IDA* engines search each bound on.
 #[derive(Debug, Args)]
 pub struct ThreadArgs {

@@ -28,7 +28,6 @@ use crate::mtm::tables::lower_bound;
 use crate::mtm::{BoundChoice, Config};
 use crate::notation::Mover;
 use crate::position::{MoveNotation, Position};
-use crate::random::PositionSource;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
@@ -134,10 +133,12 @@ pub fn solve(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
     let start = Position::parse(&text, args.board.size, args.board.convention)
         .map_err(Failure::bad_input)?;
     check_board(args, start.board())?;
+    let goal = args.goal.read(Some(start.board()), args.board.convention)?;
     let engine = solve_engine(args, engine_given, Some(start.board()))?;
-    if !start.is_solvable() {
+    if !super::solve::reachable(&start, goal.as_ref()).map_err(Failure::BadInput)? {
         return unsolvable(&start, args);
     }
+    let engine = super::GoalArgs::engine(goal.as_ref(), engine);
     let (ticker, live) = match engine.name() {
         "bfs" => (None, None),
         _ => Ticker::start().unzip(),
@@ -167,7 +168,11 @@ pub fn solve(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
 }
 
 fn unsolvable(start: &Position, args: &SolveArgs) -> Result<(), Failure> {
-    if let Some(hint) = convention_hint(start, args.board.convention) {
+    let hint = match args.goal.goal {
+        None => convention_hint(start, args.board.convention),
+        Some(_) => None,
+    };
+    if let Some(hint) = hint {
         eprintln!("{hint}");
     }
     if args.json {
@@ -240,7 +245,7 @@ fn print_text(
                 out,
                 "Lower bound {} estimates {} moves",
                 bound.name(),
-                bound.estimate(start)
+                bound.estimate(&super::solve::searched(args, start).0)
             )?;
         }
         nodes_line(out, &outcome.stats)?;
@@ -274,8 +279,10 @@ fn json_report(
             })
         })
         .collect();
+    let (searched, goal) = super::solve::searched(args, start);
     let mut report = serde_json::json!({
         "position": start.notation(convention),
+        "goal": goal.map(|g| g.position().notation(convention)),
         "board": start.board().to_string(),
         "convention": convention,
         "metric": "mtm",
@@ -287,7 +294,7 @@ fn json_report(
             false => "walking",
         }),
         "lower_bound": (engine != "bfs").then(|| bound.name()),
-        "estimate": (engine != "bfs").then(|| bound.estimate(start)),
+        "estimate": (engine != "bfs").then(|| bound.estimate(&searched)),
         "length": outcome_length(start, outcome),
         "stm_length": first.map(|s| s.len()),
         "moves": first.map(text),
@@ -307,14 +314,18 @@ fn json_report(
 /// `N positions solved, NODES nodes, T sec`; exit status as in STM.
 pub fn batch(args: &SolveArgs, file: &std::path::Path, engine_given: bool) -> Result<(), Failure> {
     check_solve_flags(args, engine_given)?;
+    let goal = args.goal.read(args.board.size, args.board.convention)?;
     super::batch::solve_lines(args, file, solution_text, &mut |start, live| {
         if let Err(Failure::BadInput(message)) = check_board(args, start.board()) {
             return Ok(Line::Bad(message));
         }
-        if !start.is_solvable() {
-            return Ok(Line::Unsolvable);
+        match super::solve::reachable(start, goal.as_ref()) {
+            Err(message) => return Ok(Line::Bad(message)),
+            Ok(false) => return Ok(Line::Unsolvable),
+            Ok(true) => {}
         }
         let engine = solve_engine(args, engine_given, Some(start.board()))?;
+        let engine = super::GoalArgs::engine(goal.as_ref(), engine);
         Ok(
             match engine.solve(start, &options(args, engine.as_ref(), live), &mut |_| {}) {
                 Ok(outcome) => {
@@ -369,17 +380,19 @@ pub fn crosscheck(args: &CrosscheckArgs) -> Result<(), Failure> {
                 .into(),
         ));
     }
-    let engines = engines(&args.selection.engines, &config)?;
+    let goal = args
+        .goal
+        .read(Some(args.size), crate::position::Convention::Knuth)?;
+    let engines: Vec<Box<dyn Engine>> = engines(&args.selection.engines, &config)?
+        .into_iter()
+        .map(|engine| super::GoalArgs::engine(goal.as_ref(), engine))
+        .collect();
     let options = SearchOptions {
         memory_limit: Some(args.selection.memory),
         ..SearchOptions::default()
     };
     let engines: Vec<&dyn Engine> = engines.iter().map(|e| e.as_ref()).collect();
-    let mut source = PositionSource::new(args.seed);
-    let positions = (0..args.count).map(|_| match args.walk {
-        Some(length) => source.random_walk(args.size, length),
-        None => source.random_solvable(args.size),
-    });
+    let positions = super::crosscheck::positions(args, goal.as_ref());
     let judge = Judge {
         disagreements,
         summary,
@@ -391,6 +404,7 @@ pub fn crosscheck(args: &CrosscheckArgs) -> Result<(), Failure> {
         &mut super::out(),
         true,
         &judge,
+        goal.as_ref(),
     )?;
     report.verdict()
 }

@@ -8,6 +8,7 @@ use crate::board::Direction;
 use crate::engine::{
     BoundStats, EngineError, EngineKind, SearchOptions, SearchOutcome, SearchStats,
 };
+use crate::goal::Goal;
 use crate::heuristic::store::{stronger_tables, Choice};
 use crate::heuristic::Heuristic;
 use crate::notation::{self, Written};
@@ -32,6 +33,9 @@ pub struct SolveArgs {
     /// lines and `#` comments are skipped): one result line each, then a summary.
     #[arg(long, value_name = "FILE")]
     pub file: Option<std::path::PathBuf>,
+
+    #[command(flatten)]
+    pub goal: super::GoalArgs,
 
     #[command(flatten)]
     pub board: super::BoardArgs,
@@ -185,9 +189,12 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         split_after: crate::engine::SPLIT_AFTER,
         live: None,
     };
-    if !start.is_solvable() {
-        if let Some(hint) = convention_hint(&start, args.board.convention) {
-            eprintln!("{hint}");
+    let goal = args.goal.read(Some(start.board()), args.board.convention)?;
+    if !reachable(&start, goal.as_ref()).map_err(Failure::BadInput)? {
+        if goal.is_none() {
+            if let Some(hint) = convention_hint(&start, args.board.convention) {
+                eprintln!("{hint}");
+            }
         }
         if args.json {
             let report = serde_json::json!({
@@ -224,7 +231,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             ticker.as_ref().map(Ticker::bar),
         );
     }
-    let engine = args.engine.engine();
+    let engine = super::GoalArgs::engine(goal.as_ref(), args.engine.engine());
     let mut lines = BoundLines::new(args.json, ticker);
     // Bound lines printed: a search that starts again prints only the bounds after them.
     let mut printed = 0;
@@ -258,6 +265,28 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         print_text(&mut out, &start, args, &options.heuristic, &outcome)?;
     }
     Ok(())
+}
+
+/// Whether `start` can reach the goal (`--goal`'s, or the convention's); a start on another
+/// board than `--goal`'s is bad input (said).
+pub fn reachable(start: &Position, goal: Option<&Goal>) -> Result<bool, String> {
+    match goal {
+        None => Ok(start.is_solvable()),
+        Some(goal) => goal
+            .standard(start)
+            .map(|standard| standard.is_solvable())
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// The position the engines search for `start`: itself, or its standard problem toward
+/// `--goal` (whose lower bounds and Manhattan distance are those toward the goal); and the
+/// goal, if given.
+pub fn searched(args: &SolveArgs, start: &Position) -> (Position, Option<Goal>) {
+    match args.goal.read(Some(start.board()), args.board.convention) {
+        Ok(Some(goal)) => (goal.standard(start).unwrap_or(*start), Some(goal)),
+        _ => (*start, None),
+    }
 }
 
 /// Says `hint` once on stderr if the process is still running after `wait` (a thread of its
@@ -383,12 +412,13 @@ pub fn print_text(
             )?;
         }
         if args.engine != EngineKind::Bfs {
+            let (searched, _) = searched(args, start);
             writeln!(
                 out,
                 "Heuristic {} estimates {} moves (Manhattan {})",
                 heuristic.name(),
-                heuristic.estimate(start),
-                start.manhattan()
+                heuristic.estimate(&searched),
+                searched.manhattan()
             )?;
         }
         nodes_line(out, &outcome.stats)?;
@@ -428,15 +458,17 @@ pub fn json_report(
             })
         })
         .collect();
+    let (searched, goal) = searched(args, start);
     let mut report = serde_json::json!({
         "position": start.notation(args.board.convention),
+        "goal": goal.map(|g| g.position().notation(args.board.convention)),
         "board": start.board().to_string(),
         "convention": args.board.convention,
         "engine": args.engine.name(),
         "solvable": true,
-        "manhattan": start.manhattan(),
+        "manhattan": searched.manhattan(),
         "heuristic": (args.engine != EngineKind::Bfs).then(|| heuristic.name()),
-        "estimate": (args.engine != EngineKind::Bfs).then(|| heuristic.estimate(start)),
+        "estimate": (args.engine != EngineKind::Bfs).then(|| heuristic.estimate(&searched)),
         "length": first.map(|s| s.len()),
         "happy": first.map(|s| s.happy),
         "sad": first.map(|s| s.sad),

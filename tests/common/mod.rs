@@ -63,3 +63,21 @@ pub fn timeless(text: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// The length and the moves of the last line of `solve`: `Solution in H+S moves: MOVES (T
+/// sec)`, or the multi-tile metric's `Solution in N moves (S in STM): MOVES (T sec)`.
+pub fn solution(out: &str) -> (usize, String) {
+    let last = out.lines().last().expect("a solution line");
+    let (head, rest) = last.split_once(": ").expect("Solution in …: MOVES (T sec)");
+    let moves = rest.rsplit_once(" (").expect("a time").0.to_string();
+    let count = head
+        .trim_start_matches("Solution in ")
+        .split(' ')
+        .next()
+        .expect("a length");
+    let length = count
+        .split('+')
+        .map(|n| n.parse::<usize>().expect("a number"))
+        .sum();
+    (length, moves)
+}

@@ -1,0 +1,279 @@
+//! Goals other than the standard one (`--goal`), served by every engine and every table
+//! unchanged: the problem "from `start` to `goal`" is turned into the standard problem by a
+//! symmetry of the board and a relabelling of the tiles, solved as usual, and its answer turned
+//! back.
+//!
+//! - The *symmetry* (a mirror of the rows, of the columns, or both) brings the goal's blank to
+//!   the standard goal's blank cell, the last one. Mirrors keep every move a move and every
+//!   distance a distance, so this works when the goal's blank is in a corner; a goal with the
+//!   blank elsewhere is refused ([`GoalError::BlankNotInACorner`]): the engines' goal has its
+//!   blank in the last cell, and no symmetry of the board takes another cell there.
+//! - The *relabelling* renames each tile after the standard goal's tile on the cell where the
+//!   mirrored goal has it, so that the mirrored goal becomes the standard one.
+//!
+//! A goal of either parity is served: a start reaches it exactly when its standard problem is
+//! solvable (when both are of one class; Loyd's 14-15 puzzle is solved from its own side).
+//!
+//! Invariant: `standard(p)` is as many moves from the standard goal as `p` is from the goal,
+//! and the tiles pushed on a path of `standard(p)`, renamed back by [`Goal::tiles_back`], are
+//! pushed on the path of `p` (a mirror moves the same tiles; it only turns their directions).
+//! Manhattan distances, happy and sad moves carry over: a tile's distance to its home is kept
+//! by the mirror.
+
+use crate::engine::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome};
+use crate::position::{Position, PositionError};
+
+/// A goal position, ready to turn problems into standard ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Goal {
+    goal: Position,
+    flip_rows: bool,
+    flip_cols: bool,
+    /// `to_standard[t]`: the standard name of the goal's tile `t`.
+    to_standard: Vec<u8>,
+    /// `from_standard[s]`: the goal's tile that the standard tile `s` stands for.
+    from_standard: Vec<u8>,
+}
+
+/// A goal the engines cannot be given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GoalError {
+    #[error("the goal's blank must be in a corner of the board (it is in row {row}, column {col}): no symmetry of the board brings another cell to the engines' goal cell")]
+    BlankNotInACorner { row: usize, col: usize },
+    #[error("the goal has a {goal} board and the position a {start} board")]
+    OtherBoard { goal: String, start: String },
+}
+
+impl Goal {
+    /// The goal `goal` (in Knuth's numbering, as every position inside), or why the engines
+    /// cannot be given it.
+    pub fn new(goal: Position) -> Result<Goal, GoalError> {
+        let board = goal.board();
+        let blank = goal.blank();
+        let (row, col) = (board.row(blank), board.col(blank));
+        let last_row = row == board.rows() - 1;
+        let last_col = col == board.cols() - 1;
+        if !(row == 0 || last_row) || !(col == 0 || last_col) {
+            return Err(GoalError::BlankNotInACorner {
+                row: row + 1,
+                col: col + 1,
+            });
+        }
+        let mut this = Goal {
+            goal,
+            // A board of one row or column has its blank's corner both ways: no mirror needed
+            // along it.
+            flip_rows: !last_row,
+            flip_cols: !last_col,
+            to_standard: vec![0; board.cells()],
+            from_standard: vec![0; board.cells()],
+        };
+        let mirrored = this.mirror(&goal);
+        let standard = Position::goal(board);
+        for cell in 0..board.cells() {
+            let (tile, name) = (mirrored.tile(cell), standard.tile(cell));
+            this.to_standard[usize::from(tile)] = name;
+            this.from_standard[usize::from(name)] = tile;
+        }
+        Ok(this)
+    }
+
+    /// The goal as given.
+    pub fn position(&self) -> Position {
+        self.goal
+    }
+
+    /// Whether this is the standard goal (nothing to turn).
+    pub fn is_standard(&self) -> bool {
+        self.goal.is_goal()
+    }
+
+    /// `position` with its cells mirrored as the goal's are.
+    fn mirror(&self, position: &Position) -> Position {
+        let board = position.board();
+        let tiles: Vec<u8> = (0..board.cells())
+            .map(|cell| {
+                let (mut row, mut col) = (board.row(cell), board.col(cell));
+                if self.flip_rows {
+                    row = board.rows() - 1 - row;
+                }
+                if self.flip_cols {
+                    col = board.cols() - 1 - col;
+                }
+                position.tile(row * board.cols() + col)
+            })
+            .collect();
+        // A mirror of a permutation is a permutation of the same board.
+        Position::from_tiles(board, &tiles).unwrap_or(*position)
+    }
+
+    /// The standard problem of `start` (toward this goal): mirrored and relabelled. Solvable
+    /// exactly when `start` can reach the goal.
+    pub fn standard(&self, start: &Position) -> Result<Position, GoalError> {
+        if start.board() != self.goal.board() {
+            return Err(GoalError::OtherBoard {
+                goal: self.goal.board().to_string(),
+                start: start.board().to_string(),
+            });
+        }
+        Ok(self.relabel(&self.mirror(start), &self.to_standard))
+    }
+
+    /// The position whose standard problem is `standard` (the inverse of [`Goal::standard`]).
+    pub fn from_standard(&self, standard: &Position) -> Position {
+        self.mirror(&self.relabel(standard, &self.from_standard))
+    }
+
+    fn relabel(&self, position: &Position, names: &[u8]) -> Position {
+        let tiles: Vec<u8> = position
+            .tiles()
+            .iter()
+            .map(|&t| names[usize::from(t)])
+            .collect();
+        // Renaming the tiles of a permutation one-to-one (the blank stays 0) is one too.
+        Position::from_tiles(position.board(), &tiles).unwrap_or(*position)
+    }
+
+    /// The tiles pushed on a path toward the goal, as the tiles of the standard problem (the
+    /// inverse of [`Goal::tiles_back`]).
+    pub fn tiles_forward(&self, moves: &[u8]) -> Vec<u8> {
+        moves
+            .iter()
+            .map(|&t| self.to_standard[usize::from(t)])
+            .collect()
+    }
+
+    /// The tiles pushed on a path of the standard problem, as the tiles of the given goal's
+    /// problem.
+    pub fn tiles_back(&self, moves: &[u8]) -> Vec<u8> {
+        moves
+            .iter()
+            .map(|&t| self.from_standard[usize::from(t)])
+            .collect()
+    }
+}
+
+impl Goal {
+    /// Whether `start` can reach this goal.
+    pub fn reachable(&self, start: &Position) -> bool {
+        self.standard(start).is_ok_and(|p| p.is_solvable())
+    }
+
+    /// Whether the tiles `moves` pushed from `start` lead to this goal.
+    pub fn reached(&self, start: &Position, moves: &[u8]) -> bool {
+        start.replay(moves).is_ok_and(|end| end == self.goal)
+    }
+}
+
+/// An engine searching toward a goal: it solves the standard problem and gives its answers back
+/// in the tiles of the start (node counts and bounds are the standard problem's, which are the
+/// same search).
+pub struct Toward {
+    pub engine: Box<dyn Engine>,
+    pub goal: Goal,
+}
+
+impl Engine for Toward {
+    fn name(&self) -> &'static str {
+        self.engine.name()
+    }
+
+    fn iterative_deepening(&self) -> bool {
+        self.engine.iterative_deepening()
+    }
+
+    fn solve(
+        &self,
+        start: &Position,
+        options: &SearchOptions,
+        progress: &mut dyn FnMut(&BoundStats),
+    ) -> Result<SearchOutcome, EngineError> {
+        let standard = self
+            .goal
+            .standard(start)
+            .map_err(|e| EngineError::Limit(e.to_string()))?;
+        let mut outcome = self.engine.solve(&standard, options, progress)?;
+        for solution in &mut outcome.solutions {
+            solution.moves = self.goal.tiles_back(&solution.moves);
+        }
+        Ok(outcome)
+    }
+}
+
+/// Reads a goal written as a position is (the same board size and convention as the start).
+pub fn parse(
+    text: &str,
+    board: Option<crate::Board>,
+    convention: crate::Convention,
+) -> Result<Goal, String> {
+    let goal = Position::parse(text, board, convention)
+        .map_err(|e: PositionError| format!("--goal {text:?}: {e}"))?;
+    Goal::new(goal).map_err(|e| format!("--goal {text:?}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::Convention;
+
+    fn parse_position(text: &str) -> Position {
+        Position::parse(text, None, Convention::Knuth).expect("a position")
+    }
+
+    #[test]
+    fn the_standard_goal_changes_nothing() {
+        let goal = Goal::new(Position::goal(Board::fifteen())).expect("a goal");
+        assert!(goal.is_standard());
+        let start = parse_position("d68cfe0ab7459132");
+        assert_eq!(goal.standard(&start), Ok(start));
+        assert_eq!(goal.tiles_back(&[1, 2, 15]), vec![1, 2, 15]);
+    }
+
+    #[test]
+    fn each_corner_goal_becomes_the_standard_one() {
+        for text in ["0123456789abcdef", "1230456789abcdef", "123456789abc0def"] {
+            let goal = Goal::new(parse_position(text)).expect("a corner");
+            assert!(goal.standard(&goal.position()).expect("a board").is_goal());
+            let start = parse_position("d68cfe0ab7459132");
+            let standard = goal.standard(&start).expect("a board");
+            assert_eq!(goal.from_standard(&standard), start);
+            // Distances kept: the Manhattan distance toward the goal, tile by tile.
+            let toward = |p: &Position| -> usize {
+                let board = p.board();
+                (0..board.cells())
+                    .filter(|&cell| p.tile(cell) != 0)
+                    .map(|cell| {
+                        let home = goal
+                            .position()
+                            .tiles()
+                            .iter()
+                            .position(|&t| t == p.tile(cell));
+                        let home = home.expect("every tile");
+                        board.row(cell).abs_diff(board.row(home))
+                            + board.col(cell).abs_diff(board.col(home))
+                    })
+                    .sum()
+            };
+            assert_eq!(standard.manhattan(), toward(&start), "{text}");
+        }
+    }
+
+    #[test]
+    fn goals_the_engines_cannot_serve_are_refused() {
+        assert_eq!(
+            Goal::new(parse_position("123456789ab0cdef")),
+            Err(GoalError::BlankNotInACorner { row: 3, col: 4 })
+        );
+        // Loyd's 14-15 puzzle, the other parity: reached from its own class only.
+        let loyd = Goal::new(parse_position("123456789abcdfe0")).expect("a corner");
+        assert!(!loyd.reachable(&parse_position("d68cfe0ab7459132")));
+        assert!(loyd.reachable(&parse_position("123456789abcdf0e")));
+        assert!(loyd.standard(&loyd.position()).expect("a board").is_goal());
+        let goal = Goal::new(parse_position("0123456789abcdef")).expect("a corner");
+        assert!(matches!(
+            goal.standard(&parse_position("123456780")),
+            Err(GoalError::OtherBoard { .. })
+        ));
+    }
+}

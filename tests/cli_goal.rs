@@ -1,0 +1,289 @@
+//! `--goal`: solving toward any goal whose blank is in a corner, in either parity class and
+//! either convention, gives the length a plain breadth-first search from that goal finds (every
+//! engine, both metrics), with moves that `apply --goal` replays from the start to the goal;
+//! a start of the other class gets Knuth's "Sorry" line (status 1), a goal with the blank
+//! elsewhere one line (status 2); `--file` and `--json` follow the goal too.
+#![forbid(unsafe_code)]
+
+mod common;
+
+use common::{run, solution};
+use fifteen::{Board, Convention, Direction, Position};
+use std::collections::{HashMap, VecDeque};
+
+/// The distances of every position from `goal`, single-tile moves (`jump` false) or runs along
+/// a line as one move (the multi-tile metric), by breadth-first search from the goal.
+fn distances(goal: Position, jump: bool) -> HashMap<Position, usize> {
+    let mut seen = HashMap::from([(goal, 0)]);
+    let mut queue = VecDeque::from([goal]);
+    while let Some(p) = queue.pop_front() {
+        let d = seen[&p];
+        for direction in Direction::ALL {
+            let mut next = p;
+            while next.move_blank(direction).is_some() {
+                seen.entry(next).or_insert_with(|| {
+                    queue.push_back(next);
+                    d + 1
+                });
+                if !jump {
+                    break;
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// Positions at random from the class of `goal` (walks of random length from it).
+fn starts(goal: Position, count: usize, seed: u64) -> Vec<Position> {
+    let mut state = seed;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..count)
+        .map(|_| {
+            let mut p = goal;
+            for _ in 0..40 + next() % 40 {
+                p.move_blank(Direction::ALL[(next() % 4) as usize]);
+            }
+            p
+        })
+        .collect()
+}
+
+#[test]
+fn every_engine_and_metric_reaches_each_corner_goal_in_the_fewest_moves() {
+    let board = Board::new(3, 3).expect("3x3");
+    // A goal per corner, in both parity classes, and one in Korf's convention.
+    let goals = [
+        ("087654321", Convention::Knuth),
+        ("123456780", Convention::Knuth),
+        ("213456780", Convention::Knuth),
+        ("320145678", Convention::Knuth),
+        ("864213075", Convention::Knuth),
+        ("087654321", Convention::Korf),
+    ];
+    for (i, (text, convention)) in goals.into_iter().enumerate() {
+        let goal = Position::parse(text, Some(board), convention).expect("a goal");
+        let stm = distances(goal, false);
+        let mtm = distances(goal, true);
+        assert_eq!(stm.len(), 181_440);
+        let name = match convention {
+            Convention::Knuth => "knuth",
+            Convention::Korf => "korf",
+        };
+        for start in starts(goal, 5, 1 + i as u64) {
+            let start_text = start.notation(convention);
+            let base = ["--goal", text, "--convention", name];
+            for engine in ["automaton", "ida", "bfs"] {
+                let mut args = vec!["solve", &start_text, "--engine", engine];
+                args.extend(base);
+                let (status, out, err) = run(&args);
+                assert_eq!(status, 0, "{args:?}: {err}");
+                let (length, moves) = solution(&out);
+                assert_eq!(length, stm[&start], "{args:?}");
+                let mut check = vec!["apply", &start_text, &moves];
+                check.extend(base);
+                let (status, reached, _) = run(&check);
+                assert_eq!(status, 0, "{check:?}: {reached}");
+                assert!(
+                    reached.contains(&format!(": the goal, after {length} move")),
+                    "{reached}"
+                );
+            }
+            let mut args = vec!["solve", &start_text, "--metric", "mtm"];
+            args.extend(base);
+            let (status, out, err) = run(&args);
+            assert_eq!(status, 0, "{args:?}: {err}");
+            let (length, moves) = solution(&out);
+            assert_eq!(length, mtm[&start], "{args:?}");
+            let mut check = vec!["apply", &start_text, &moves];
+            check.extend(base);
+            let (status, reached, _) = run(&check);
+            assert_eq!(status, 0, "{check:?}: {reached}");
+            assert!(
+                reached.ends_with(&format!(" ({length} in MTM)\n")),
+                "{reached}"
+            );
+        }
+        // A start of the other class never reaches the goal.
+        let mut other = goal;
+        let tiles: Vec<u8> = {
+            let mut t = other.tiles().to_vec();
+            let (a, b) = match (t[0], t[1]) {
+                (0, _) => (1, 2),
+                (_, 0) => (0, 2),
+                _ => (0, 1),
+            };
+            t.swap(a, b);
+            t
+        };
+        other = Position::from_tiles(board, &tiles).expect("a permutation");
+        let other_text = other.notation(convention);
+        let (status, out, _) = run(&["solve", &other_text, "--goal", text, "--convention", name]);
+        assert_eq!(
+            (status, out.as_str()),
+            (
+                1,
+                "Sorry ... the goal is unreachable from that start position!\n"
+            )
+        );
+    }
+}
+
+#[test]
+fn loyds_puzzle_is_solved_from_its_own_side() {
+    // Loyd's 14-15 goal; a start of its class: a position of the usual class with 14 and 15
+    // swapped. The same search as the start with them not swapped toward the usual goal.
+    let loyd = "123456789abcdfe0";
+    let (status, toward, err) = run(&["solve", "--goal", loyd, "0283174e6dcf59ab"]);
+    assert_eq!(status, 0, "{err}");
+    let (status, usual, _) = run(&["solve", "0283174f6dce59ab"]);
+    assert_eq!(status, 0);
+    let (length, moves) = solution(&toward);
+    assert_eq!(length, solution(&usual).0);
+    // The usual search, its tiles 14 and 15 named the other way round.
+    let swapped: String = solution(&usual)
+        .1
+        .chars()
+        .map(|c| match c {
+            'e' => 'f',
+            'f' => 'e',
+            c => c,
+        })
+        .collect();
+    assert_eq!(moves, swapped);
+    let (status, reached, _) = run(&["apply", "--goal", loyd, "0283174e6dcf59ab", &moves]);
+    assert_eq!(status, 0, "{reached}");
+    assert_eq!(
+        reached,
+        format!("{loyd}: the goal, after {length} moves (20 in MTM)\n")
+    );
+    // Without --goal, the usual goal: not reached.
+    let (status, _, _) = run(&["apply", "0283174e6dcf59ab", &moves]);
+    assert_eq!(status, 1);
+}
+
+#[test]
+fn goals_out_of_reach_are_one_line() {
+    let (status, out, err) = run(&["solve", "--goal", "123456789ab0cdef", "d68cfe0ab7459132"]);
+    assert_eq!((status, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "--goal \"123456789ab0cdef\": the goal's blank must be in a corner of the board (it is in row 3, column 4): no symmetry of the board brings another cell to the engines' goal cell\n"
+    );
+    let (status, _, err) = run(&["solve", "--goal", "123456780", "d68cfe0ab7459132"]);
+    assert_eq!(status, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("--goal \"123456780\": "), "{err}");
+}
+
+#[test]
+fn a_file_and_json_follow_the_goal() {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let file = dir.path().join("positions.txt");
+    // Two starts toward 087654321, one of the other class, and a 2x2 line (another board).
+    std::fs::write(&file, "867254301\n807654321\n687254301\n1230\n").expect("written");
+    let path = file.to_str().expect("UTF-8");
+    let (status, out, err) = run(&["solve", "--goal", "087654321", "--file", path]);
+    assert_eq!(status, 2, "{out}{err}");
+    let goal = Position::parse("087654321", None, Convention::Knuth).expect("a goal");
+    let stm = distances(goal, false);
+    let lines: Vec<&str> = out.lines().collect();
+    for (line, start) in lines.iter().zip(["867254301", "807654321"]) {
+        let p = Position::parse(start, None, Convention::Knuth).expect("a start");
+        let (length, _) = solution(line.split_once(": ").expect("position: answer").1);
+        assert_eq!(length, stm[&p], "{line}");
+    }
+    assert_eq!(
+        lines[2],
+        "687254301: Sorry ... the goal is unreachable from that start position!"
+    );
+    assert!(err.contains("line 4: "), "{err}");
+    let (status, out, _) = run(&["solve", "--goal", "087654321", "--json", "867254301"]);
+    assert_eq!(status, 0);
+    let report: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+    assert_eq!(report["goal"], "087654321");
+    assert_eq!(report["position"], "867254301");
+    let p = Position::parse("867254301", None, Convention::Knuth).expect("a start");
+    assert_eq!(report["length"], stm[&p]);
+    let manhattan = report["manhattan"].as_u64().expect("a number") as usize;
+    assert!(
+        manhattan <= stm[&p] && manhattan % 2 == stm[&p] % 2,
+        "{report}"
+    );
+}
+
+#[test]
+fn crosscheck_checks_every_answer_toward_the_goal() {
+    for args in [
+        vec!["crosscheck", "--goal", "213456780"],
+        vec![
+            "crosscheck",
+            "--goal",
+            "213456780",
+            "--metric",
+            "mtm",
+            "--count",
+            "40",
+        ],
+        vec![
+            "crosscheck",
+            "--size",
+            "2x4",
+            "--goal",
+            "01234567",
+            "--count",
+            "40",
+        ],
+    ] {
+        let (status, out, err) = run(&args);
+        assert_eq!(status, 0, "{args:?}: {out}{err}");
+        let count = if args.contains(&"--count") { 40 } else { 100 };
+        assert_eq!(
+            out,
+            format!(
+                "{count} positions, {} engine runs, 0 disagreements\n",
+                3 * count
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn compare_times_the_positions_toward_the_goal() {
+    let goal_text = "213456780";
+    let goal = Position::parse(goal_text, None, Convention::Knuth).expect("a goal");
+    let stm = distances(goal, false);
+    for metric in ["stm", "mtm"] {
+        let args = [
+            "compare", "--goal", goal_text, "--size", "3x3", "--random", "4", "--repeat", "1",
+            "--json", "--metric", metric,
+        ];
+        let (status, out, err) = run(&args);
+        assert_eq!(status, 0, "{args:?}: {err}");
+        let report: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+        let rows = report["rows"].as_array().expect("rows");
+        assert_eq!(rows.len(), 12, "{report}");
+        let table = if metric == "mtm" {
+            distances(goal, true)
+        } else {
+            stm.clone()
+        };
+        for row in rows {
+            let label = row["position"].as_str().expect("a label");
+            let p = Position::parse(label, None, Convention::Knuth).expect("a position");
+            assert_eq!(row["length"], table[&p], "{row}");
+        }
+    }
+    let (status, _, err) = run(&["compare", "--goal", "0123456789abcdef", "--korf100"]);
+    assert_eq!(status, 2);
+    assert_eq!(
+        err,
+        "--korf100 and --korf50 are published toward the standard goal; leave --goal out\n"
+    );
+}
