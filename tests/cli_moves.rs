@@ -76,6 +76,11 @@ fn convert_invert_and_simplify_keep_the_effect() {
     let (status, home, _) = run(&["apply", end, back.trim()]);
     assert_eq!(status, 1);
     assert!(home.starts_with(&format!("{start}: ")), "{home}");
+    // `verify` is `apply`.
+    assert_eq!(
+        run(&["verify", end, back.trim()]),
+        run(&["apply", end, back.trim()])
+    );
     // Out and back is nothing; a step and its undoing among others go.
     assert_eq!(ok(&["simplify", start, "45ac8", "8ca54"]), "\n");
     assert_eq!(ok(&["simplify", start, "455", "--to", "tiles"]), "4\n");

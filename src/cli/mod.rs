@@ -42,6 +42,7 @@ pub enum Command {
     Scramble(scramble::ScrambleArgs),
     /// Replay moves in any notation fifteen prints: the position reached, and whether it is
     /// the goal.
+    #[command(visible_alias = "verify")]
     Apply(apply::ApplyArgs),
     /// The moves that undo a move string, from the position it reaches.
     Invert(moves::MovesArgs),
