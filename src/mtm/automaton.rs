@@ -72,7 +72,6 @@ macro_rules! instantiate {
                 ) -> $module::State {
                     *self = $module::Machine::default();
                     self.tiles.copy_from_slice(root.tiles());
-                    self.packed = LowerBound::packed(root.tiles());
                     (self.g, self.limit) = (g, limit);
                     (self.v, self.h) = (v, h);
                     let blank = root.blank();

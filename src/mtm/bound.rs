@@ -19,7 +19,7 @@
 //! MTM moves of any path in the tree from it, and is 0 only at the goal.
 
 use super::moves::Axis;
-use super::relabel::{Packed, RelabelTable};
+use super::relabel::RelabelTable;
 use super::walking::WalkTable;
 use crate::board::Board;
 use crate::position::Position;
@@ -194,35 +194,6 @@ impl LowerBound {
             }
             _ => walking,
         }
-    }
-
-    /// [`LowerBound::child`] of the 4x4 board whose relabelled masks (the position's and its
-    /// transposition's, see [`super::relabel::slide`]) the generated automaton kept.
-    #[inline]
-    pub fn child_packed(
-        &self,
-        walking: u32,
-        packed: (Packed, Packed),
-        budget: u32,
-        settled: u32,
-    ) -> u32 {
-        match &self.table {
-            Some(table) if walking <= budget || walking < settled => {
-                table.at_least_packed(walking, packed, budget, settled)
-            }
-            _ => walking,
-        }
-    }
-
-    /// The packed masks the generated 4x4 automaton starts a pass from.
-    pub fn packed(tiles: &[u8]) -> (Packed, Packed) {
-        RelabelTable::packed(tiles)
-    }
-
-    /// How a tile's slide changes them (see [`super::relabel::slide`]).
-    #[inline(always)]
-    pub fn slide(packed: (Packed, Packed), tile: u8, cells: u64, cells_t: u64) -> (Packed, Packed) {
-        super::relabel::slide(packed, tile, cells, cells_t)
     }
 
     /// The bound of a position at the root of a search.

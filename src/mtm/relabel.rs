@@ -132,58 +132,6 @@ impl Ranker {
     }
 }
 
-/// The masks of classes 1 to 4 packed into one word, class `k`'s at bit `16 * (k - 1)`: what
-/// the generated 4x4 automaton keeps for the position and for its transposition, changed by
-/// [`slide`] as tiles move, so that no lookup builds them from the board.
-pub type Packed = u64;
-
-/// Where each tile's class mask sits in a [`Packed`] word (index: the tile, masked to 5 bits;
-/// the blank and indices past the board are never moved).
-const SHIFT: [u8; 32] = {
-    let mut shift = [0u8; 32];
-    let mut tile = 1;
-    while tile < 16 {
-        shift[tile] = 16 * (CLASSES[tile] - 1);
-        tile += 1;
-    }
-    shift
-};
-
-/// Where the class mask of each tile's transposed twin sits in the transposition's word.
-const SHIFT_T: [u8; 32] = {
-    let mut shift = [0u8; 32];
-    let mut tile = 1;
-    while tile < 16 {
-        // The tile whose home is this tile's home transposed.
-        let home = tile - 1;
-        let twin = (home % 4) * 4 + home / 4 + 1;
-        shift[tile] = 16 * (CLASSES[twin] - 1);
-        tile += 1;
-    }
-    shift
-};
-
-/// The cell of the transposition that `cell` becomes.
-pub const fn transposed_cell(cell: usize) -> usize {
-    (cell % 4) * 4 + cell / 4
-}
-
-/// The packed masks after `tile` moves between the cells of `cells` (its old and new cell's
-/// bits) and, in the transposition, of `cells_t`.
-#[inline(always)]
-pub fn slide(
-    (masks, masks_t): (Packed, Packed),
-    tile: u8,
-    cells: u64,
-    cells_t: u64,
-) -> (Packed, Packed) {
-    let i = usize::from(tile & 31);
-    (
-        masks ^ (cells << SHIFT[i]),
-        masks_t ^ (cells_t << SHIFT_T[i]),
-    )
-}
-
 /// The masks of an arrangement given as the class of every cell.
 pub fn masks_of(classes: &[u8; 16]) -> [u16; 5] {
     let mut masks = [0u16; 5];
@@ -319,45 +267,6 @@ impl RelabelTable {
         (masks, masks_t)
     }
 
-    /// The packed masks of a board's tiles and of its transposition (see [`slide`]).
-    pub fn packed(tiles: &[u8]) -> (Packed, Packed) {
-        let (mut masks, mut masks_t) = (0, 0);
-        for (cell, &tile) in tiles.iter().enumerate().take(16) {
-            if tile != 0 {
-                let bits = (1u64 << cell, 1u64 << transposed_cell(cell));
-                (masks, masks_t) = slide((masks, masks_t), tile, bits.0, bits.1);
-            }
-        }
-        (masks, masks_t)
-    }
-
-    /// The rank of a packed word's arrangement (the blank's class is what is left).
-    #[inline(always)]
-    fn rank_packed(&self, packed: Packed) -> usize {
-        let mut masks = [0u16; 5];
-        for (k, mask) in masks.iter_mut().enumerate().skip(1) {
-            *mask = (packed >> (16 * (k - 1))) as u16;
-        }
-        self.ranker.rank(&masks)
-    }
-
-    /// [`RelabelTable::at_least`] of the board whose packed masks are `packed` (the position's
-    /// and its transposition's): the generated 4x4 automaton's lookup.
-    #[inline(never)]
-    pub fn at_least_packed(
-        &self,
-        known: u32,
-        (masks, masks_t): (Packed, Packed),
-        budget: u32,
-        settled: u32,
-    ) -> u32 {
-        let a = known.max(u32::from(self.distance[self.rank_packed(masks)]));
-        if a > budget && a >= settled {
-            return a;
-        }
-        a.max(u32::from(self.distance[self.rank_packed(masks_t)]))
-    }
-
     /// The larger of `known` and [`RelabelTable::estimate_tiles`], except that the lookup on
     /// the transposition is not made when the first already gives a value above `budget` and
     /// at least `settled` (see [`super::bound::LowerBound::child`]). Never inlined: the
@@ -380,39 +289,6 @@ impl RelabelTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn packed_masks_are_the_boards_and_follow_each_slide() {
-        // Rank by packed masks = rank by the masks built from the board, for a board and its
-        // transposition, along a walk of tiles sliding one cell at a time.
-        let table = RelabelTable {
-            ranker: Ranker::new(),
-            distance: Vec::new(),
-            transposed: transposed_tiles(),
-        };
-        let mut position = Position::goal(Board::fifteen());
-        let mut packed = RelabelTable::packed(position.tiles());
-        let mut seed = 7u64;
-        for _ in 0..2000 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let d = crate::board::Direction::ALL[(seed >> 60) as usize % 4];
-            let from_blank = position.blank();
-            if let Some(tile) = position.move_blank(d) {
-                // The tile went from the blank's new cell to its old one.
-                let to = from_blank;
-                let from = position.blank();
-                let cells = (1u64 << from) | (1u64 << to);
-                let cells_t = (1u64 << transposed_cell(from)) | (1u64 << transposed_cell(to));
-                packed = slide(packed, tile, cells, cells_t);
-            }
-            assert_eq!(packed, RelabelTable::packed(position.tiles()));
-            let (masks, masks_t) = table.masks(position.tiles());
-            assert_eq!(table.rank_packed(packed.0), table.ranker.rank(&masks));
-            assert_eq!(table.rank_packed(packed.1), table.ranker.rank(&masks_t));
-        }
-    }
 
     #[test]
     fn ranks_are_a_bijection_on_samples() {

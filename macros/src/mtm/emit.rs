@@ -8,14 +8,12 @@
 //! tile, and ask the lower bound `bound` for the child's estimate, exactly as the reference
 //! search does (`fifteen::mtm::search`); the child is searched when `g + 1 + h <= limit`, else
 //! `g + 1 + h` is a candidate for the next bound; a child whose estimate is 0 is the goal.
-//! On 4x4 the code also keeps the relabelled board's masks (`packed`, the position's and its
-//! transposition's), changed by each slide, and asks `child_packed` with them.
 //!
 //! Invariant of `run`: `tiles` is the node's board (0 on the blank's cell); `g` its depth, `v`
-//! and `h` its parts' states, `packed` the masks of `tiles` (4x4); `stack[1..=sp]` holds, bottom up, the fallback of every jump on
+//! and `h` its parts' states; `stack[1..=sp]` holds, bottom up, the fallback of every jump on
 //! the path (a state at the cell the blank left) with the parts' states to restore, and
 //! `stack[0]` is `Bottom`. The names `Bound` (with `vertical`, `horizontal`, `combine` and
-//! `child`, and on 4x4 `child_packed` and `slide`, as in `fifteen::mtm::bound::LowerBound`) and `Axis` must be in scope where
+//! `child` as in `fifteen::mtm::bound::LowerBound`) and `Axis` must be in scope where
 //! the macro is invoked.
 
 use super::table::{Action, StateKey, Table};
@@ -33,13 +31,6 @@ fn parts(vertical: bool) -> (TokenStream, TokenStream, TokenStream) {
     } else {
         (quote!(horizontal), quote!(HOME_COL), quote!(Axis::Vertical))
     }
-}
-
-/// Whether the generated code keeps the relabelled board's masks for the lookups of the 4x4
-/// table (`fifteen::mtm::relabel`; the table exists only on 4x4): a move changes a few of their
-/// bits, so no lookup builds them from the board.
-fn relabelled(table: &Table) -> bool {
-    table.shape.rows == 4 && table.shape.cols == 4
 }
 
 /// The code of one state.
@@ -60,14 +51,12 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
                 let (from, to) = (pair[0], pair[1]);
                 quote! { tiles[#to] = tiles[#from]; }
             });
-            let restore_masks = relabelled(table).then(|| quote! { packed = ps[sp as usize]; });
             quote! {
                 #(#shifts)*
                 tiles[#origin] = 0;
                 state = states[sp as usize];
                 v = vs[sp as usize];
                 h = hs[sp as usize];
-                #restore_masks
                 sp = sp.wrapping_sub(1);
                 g = g.wrapping_sub(1);
                 continue;
@@ -89,40 +78,17 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
             let names: Vec<Ident> = (0..passed.len())
                 .map(|i| Ident::new(&format!("tile{i}"), Span::call_site()))
                 .collect();
-            let relabel = relabelled(table);
             let slides = before.windows(2).zip(&names).map(|(pair, name)| {
                 let (to, from) = (pair[0], pair[1]);
                 let (line_from, line_to) = (line(from), line(to));
-                // The relabelled masks (4x4): the tile's bits in the board and in its
-                // transposition.
-                let masks = relabel.then(|| {
-                    let cells: u64 = (1 << from) | (1 << to);
-                    let t = |c: usize| (c % 4) * 4 + c / 4;
-                    let cells_t: u64 = (1 << t(from)) | (1 << t(to));
-                    quote! { packed_after = Bound::slide(packed_after, #name, #cells, #cells_t); }
-                });
                 quote! {
                     let #name = tiles[#from];
                     after = bound.#part.step(
                         after, usize::from(#home[usize::from(#name & 31)]), #line_from, #line_to,
                     );
-                    #masks
                     tiles[#to] = #name;
                 }
             });
-            let (lookup, start_masks, keep_masks) = if relabel {
-                (
-                    quote! { bound.child_packed(walking, packed_after, budget, settled) },
-                    quote! { let mut packed_after = packed; },
-                    quote! { ps[sp as usize] = packed; packed = packed_after; },
-                )
-            } else {
-                (
-                    quote! { bound.child(walking, &tiles, budget, settled) },
-                    quote! {},
-                    quote! {},
-                )
-            };
             let restores = before.windows(2).zip(&names).map(|(pair, name)| {
                 let from = pair[1];
                 quote! { tiles[#from] = #name; }
@@ -139,20 +105,18 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
             quote! {
                 nodes = nodes.wrapping_add(1);
                 let mut after = #moved;
-                #start_masks
                 #(#slides)*
                 tiles[#landing] = 0;
                 // Looked up only as far as it can matter (cut off, and not lowering `next`).
                 let walking = #estimate;
                 let (budget, settled) = (limit.saturating_sub(g + 1), next.saturating_sub(g + 1));
-                let estimate = #lookup;
+                let estimate = bound.child(walking, &tiles, budget, settled);
                 let f = g + 1 + estimate;
                 if estimate != 0 && f <= limit {
                     sp = sp.wrapping_add(1);
                     states[sp as usize] = State::#back;
                     vs[sp as usize] = v;
                     hs[sp as usize] = h;
-                    #keep_masks
                     #moved = after;
                     g += 1;
                     state = State::#next;
@@ -189,8 +153,6 @@ fn search_loop(table: &Table) -> TokenStream {
             let mut states = self.states;
             let mut vs = self.vs;
             let mut hs = self.hs;
-            let mut ps = self.ps;
-            let mut packed = self.packed;
             let mut sp = self.sp;
             let mut g = self.g;
             let limit = self.limit;
@@ -209,8 +171,6 @@ fn search_loop(table: &Table) -> TokenStream {
             self.states = states;
             self.vs = vs;
             self.hs = hs;
-            self.ps = ps;
-            self.packed = packed;
             self.sp = sp;
             self.g = g;
             self.next = next;
@@ -355,10 +315,6 @@ pub fn emit(table: &Table) -> TokenStream {
             pub states: [State; STACK],
             pub vs: [u32; STACK],
             pub hs: [u32; STACK],
-            /// The relabelled board's masks, the position's and its transposition's (4x4;
-            /// carried unchanged on other boards), and their stack.
-            pub packed: (u64, u64),
-            pub ps: [(u64, u64); STACK],
             pub sp: u8,
             pub g: u32,
             pub limit: u32,
@@ -375,8 +331,6 @@ pub fn emit(table: &Table) -> TokenStream {
                     states: [State::Bottom; STACK],
                     vs: [0; STACK],
                     hs: [0; STACK],
-                    packed: (0, 0),
-                    ps: [(0, 0); STACK],
                     sp: 0,
                     g: 0,
                     limit: 0,
@@ -431,17 +385,6 @@ mod tests {
         assert!(code.contains("states [sp as usize] = State :: c5_n2_t2"));
         assert!(code.contains("break Some (State :: c5_n2_t1)"));
         assert!(!code.contains("vertical . step"));
-        // 4x4 keeps the relabelled masks: tile0 from 6 to 5 (bits 0x60; transposed, 9 and 5:
-        // 0x220), asked with them; on entering, the parent's go on the stack.
-        assert!(
-            code.contains("packed_after = Bound :: slide (packed_after , tile0 , 96u64 , 544u64)")
-        );
-        assert!(code.contains("bound . child_packed (walking , packed_after , budget , settled)"));
-        assert!(code.contains("ps [sp as usize] = packed ; packed = packed_after ;"));
-        // Other boards have no such table: the lookup takes the board.
-        let small = text(&Table::new(3, 3), 4, None, 0);
-        assert!(small.contains("bound . child (walking , & tiles , budget , settled)"));
-        assert!(!small.contains("packed"));
     }
 
     #[test]
@@ -454,7 +397,6 @@ mod tests {
         assert!(first.is_some() && first < second, "{code}");
         assert!(code.contains("tiles [13usize] = 0"));
         assert!(code.contains("v = vs [sp as usize]"));
-        assert!(code.contains("packed = ps [sp as usize]"));
         assert!(code.contains("g = g . wrapping_sub (1)"));
         assert_eq!(text(&table, 5, None, 6), "break None ;");
     }
