@@ -135,7 +135,7 @@ pub struct CompareArgs {
 
     /// How moves are counted: stm, one tile one cell (everything above), or mtm, the
     /// multi-tile metric (the blank jumps 1 to side-1 cells along a line, one move); with mtm
-    /// the engines are ida and bfs, and the table, --json and --csv show MTM lengths with the
+    /// the engines are automaton, ida and bfs (MTM's), and the table, --json and --csv show MTM lengths with the
     /// STM length of the same path (--peer and --korf50 are STM only)
     #[arg(long, value_enum, value_name = "METRIC", default_value_t = crate::mtm::Metric::Stm)]
     pub metric: crate::mtm::Metric,
