@@ -64,6 +64,23 @@ fn fragments(shown: &str) -> Vec<String> {
         .collect()
 }
 
+/// The frames of the progress line among `fragments` (of the terminal's text `shown`): at
+/// least one, and the first drawn once a bound has run for a second (then each bound from its
+/// start).
+fn progress<'a>(fragments: &'a [String], shown: &str) -> Vec<&'a String> {
+    let progress: Vec<&String> = fragments
+        .iter()
+        .filter(|f| f.contains("searching "))
+        .collect();
+    assert!(!progress.is_empty(), "no progress line: {shown:?}");
+    assert!(
+        !progress[0].contains(": 0 s,"),
+        "shown before a second: {:?}",
+        progress[0]
+    );
+    progress
+}
+
 #[test]
 fn a_quick_solve_does_not_wait_out_the_tick() {
     let command = format!(
@@ -99,17 +116,7 @@ fn the_line_waits_a_second_and_lines_are_printed_around_it() {
         return;
     };
     let fragments = fragments(&shown);
-    let progress: Vec<&String> = fragments
-        .iter()
-        .filter(|f| f.contains("searching "))
-        .collect();
-    assert!(!progress.is_empty(), "no progress line: {shown:?}");
-    // First drawn once a bound has run for a second (then each bound from its start).
-    assert!(
-        !progress[0].contains(": 0 s,"),
-        "shown before a second: {:?}",
-        progress[0]
-    );
+    let progress = progress(&fragments, &shown);
     for line in &progress {
         // `searching 56+12 moves: 4 s, 123 nodes in the subtrees done [==>  ] 12/64 subtrees`
         assert!(line.trim_start().starts_with("searching "), "{line:?}");
@@ -182,16 +189,7 @@ fn solve_file_shows_the_line_of_a_long_position() {
             .any(|f| f.starts_with("d68cfe0ab7459132: Solution in 49+8 moves: ")),
         "{fragments:?}"
     );
-    let progress: Vec<&String> = fragments
-        .iter()
-        .filter(|f| f.contains("searching "))
-        .collect();
-    assert!(!progress.is_empty(), "no progress line: {shown:?}");
-    assert!(
-        !progress[0].contains(": 0 s,"),
-        "shown before a second: {:?}",
-        progress[0]
-    );
+    let progress = progress(&fragments, &shown);
     for line in progress {
         assert!(line.trim_start().starts_with("searching "), "{line:?}");
         assert!(line.trim_end().ends_with(" subtrees"), "{line:?}");
