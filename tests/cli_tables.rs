@@ -426,7 +426,7 @@ fn lock_files(dir: &std::path::Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// `tables build --metric mtm` builds the multi-tile metric's 4x4 table (about 40 s, so not
+/// `tables build --metric mtm` builds the multi-tile metric's 4x4 table (about 15 s, so not
 /// here); what has no table is refused in one line before anything is built or written.
 #[test]
 fn the_mtm_table_is_asked_for_by_metric_and_only_where_there_is_one() {

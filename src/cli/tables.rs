@@ -43,7 +43,7 @@ pub enum Action {
         heuristic: Option<Choice>,
         /// Which searches the tables are for: stm (the default: the pattern databases and the
         /// duplicate-pruning machine) or mtm, the 151 MB table of the relabelled 4x4 board that
-        /// `--metric mtm` reads (about 40 s on one thread; otherwise built by the first MTM
+        /// `--metric mtm` reads (about 15 s on one thread; otherwise built by the first MTM
         /// solve that needs it).
         #[arg(long, value_enum, value_name = "METRIC", default_value_t = Metric::Stm)]
         metric: Metric,

@@ -57,6 +57,7 @@ macro_rules! instantiate {
             pub mod $module {
                 use crate::mtm::bound::LowerBound as Bound;
                 use crate::mtm::moves::Axis;
+                use crate::mtm::relabel::Codes;
                 fifteen_macros::automaton!(rows = $rows, cols = $cols, metric = mtm);
             }
 
@@ -74,6 +75,7 @@ macro_rules! instantiate {
                     self.tiles.copy_from_slice(root.tiles());
                     (self.g, self.limit) = (g, limit);
                     (self.v, self.h) = (v, h);
+                    $module::Machine::set_codes(self, root.tiles());
                     let blank = root.blank();
                     match came {
                         None => $module::root(blank),

@@ -19,7 +19,7 @@
 //! MTM moves of any path in the tree from it, and is 0 only at the goal.
 
 use super::moves::Axis;
-use super::relabel::RelabelTable;
+use super::relabel::{Codes, RelabelTable};
 use super::walking::WalkTable;
 use crate::board::Board;
 use crate::position::Position;
@@ -134,7 +134,9 @@ impl LowerBound {
     /// The table's part of the bound of a node's tiles (0 without a table).
     #[inline]
     pub fn table_estimate(&self, tiles: &[u8]) -> u32 {
-        self.table.as_ref().map_or(0, |t| t.estimate_tiles(tiles))
+        self.table
+            .as_ref()
+            .map_or(0, |t| t.estimate_codes(Codes::of(tiles)))
     }
 
     /// The name of the bound, as `--stats` and `--json` show it.
@@ -179,7 +181,7 @@ impl LowerBound {
     }
 
     /// The bound of a child whose walking-distance part ([`LowerBound::combine`]) is
-    /// `walking`, looked up only as far as it can matter: the child is searched when its bound
+    /// `walking` and whose relabelled board has the codes `codes` (4x4), looked up only as far as it can matter: the child is searched when its bound
     /// is at most `budget`, and a child cut off changes the next bound only when its bound is
     /// below `settled`. So the exact bound (with [`LowerBound::table_estimate`]) when it is at
     /// most `budget` or below `settled`; otherwise some value above `budget`, at least
@@ -187,12 +189,20 @@ impl LowerBound {
     /// the table, the table on the transposition), and the search's tree, node counts and
     /// next bounds are those of the exact bound.
     #[inline]
-    pub fn child(&self, walking: u32, tiles: &[u8], budget: u32, settled: u32) -> u32 {
+    pub fn child(&self, walking: u32, codes: Codes, budget: u32, settled: u32) -> u32 {
         match &self.table {
             Some(table) if walking <= budget || walking < settled => {
-                table.at_least(walking, tiles, budget, settled)
+                table.at_least(walking, codes, budget, settled)
             }
             _ => walking,
+        }
+    }
+
+    /// Asks for the table entries of a node's codes (without a table, nothing).
+    #[inline(always)]
+    pub fn prefetch(&self, codes: Codes) {
+        if let Some(table) = &self.table {
+            table.prefetch(codes);
         }
     }
 

@@ -48,7 +48,7 @@ pub enum Metric {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BoundChoice {
     /// `default`: on 4x4 walking distance and the relabelled table (built on first use, about
-    /// 40 seconds, and kept), elsewhere walking distance.
+    /// 15 seconds, and kept), elsewhere walking distance.
     #[default]
     Default,
     /// `walking`: walking distance in MTM alone.

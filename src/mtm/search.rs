@@ -19,6 +19,7 @@
 
 use super::bound::LowerBound;
 use super::moves::{Axis, Jump, Jumps};
+use super::relabel::Codes;
 use super::tables;
 use crate::board::{Board, MAX_CELLS};
 use crate::engine::parallel::{self, Kind};
@@ -252,7 +253,8 @@ impl<'a> Search<'a> {
                 self.limit.saturating_sub(g + 1),
                 self.next.saturating_sub(g + 1),
             );
-            let estimate = self.bound.child(walking, tiles, budget, settled);
+            let codes = Codes::of(tiles);
+            let estimate = self.bound.child(walking, codes, budget, settled);
             let f = g + 1 + estimate;
             let stop = if estimate == 0 {
                 debug_assert!(self.is_goal());

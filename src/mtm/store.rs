@@ -10,8 +10,9 @@ use super::relabel::{RelabelTable, STATES};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// Format 2: the classes ranked as [`super::relabel`] says (format 1 ranked the blank first).
-const MAGIC: &[u8; 8] = b"FIFMTM02";
+/// Format 3: ranked by the halves' codes as [`super::relabel`] says (format 2 ranked the
+/// classes' cells in turn, format 1 the blank first).
+const MAGIC: &[u8; 8] = b"FIFMTM03";
 /// The table's file name.
 pub const NAME: &str = "mtm-relabel-4x4.bin";
 
@@ -42,7 +43,7 @@ pub enum Origin {
     },
 }
 
-/// The table read from `dir`, or built (about a minute) and kept there; the build's levels
+/// The table read from `dir`, or built (about 15 s) and kept there; the build's levels
 /// and any trouble with the file go to stderr.
 pub fn load_or_build(dir: Option<&Path>) -> RelabelTable {
     load_or_build_from(dir, true).0
@@ -60,9 +61,7 @@ pub fn load_or_build_from(dir: Option<&Path>, announce: bool) -> (RelabelTable, 
         }
     }
     if announce {
-        eprintln!(
-            "building the MTM table of the relabelled 4x4 board (151 MB, about a minute) ..."
-        );
+        eprintln!("building the MTM table of the relabelled 4x4 board (151 MB, about 15 s) ...");
     }
     let clock = std::time::Instant::now();
     let bar = indicatif::ProgressBar::new(STATES as u64);

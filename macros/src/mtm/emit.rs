@@ -9,12 +9,19 @@
 //! search does (`fifteen::mtm::search`); the child is searched when `g + 1 + h <= limit`, else
 //! `g + 1 + h` is a candidate for the next bound; a child whose estimate is 0 is the goal.
 //!
+//! On 4x4, which has the relabelled board's table, each slide also changes the node's codes
+//! (`Codes::slide`, two multiplications by constants), which the bound ranks without looking
+//! at the tiles; other boards pass `Codes::default()`. The codes live on the stack (`cs[sp]`
+//! the node's), not in a variable of the loop: with one more value live across the `match`,
+//! LLVM stops copying the dispatch into the states.
+//!
 //! Invariant of `run`: `tiles` is the node's board (0 on the blank's cell); `g` its depth, `v`
-//! and `h` its parts' states; `stack[1..=sp]` holds, bottom up, the fallback of every jump on
-//! the path (a state at the cell the blank left) with the parts' states to restore, and
-//! `stack[0]` is `Bottom`. The names `Bound` (with `vertical`, `horizontal`, `combine` and
-//! `child` as in `fifteen::mtm::bound::LowerBound`) and `Axis` must be in scope where
-//! the macro is invoked.
+//! and `h` its parts' states, `cs[sp]` (4x4) its tiles' codes; `stack[1..=sp]` holds, bottom
+//! up, the fallback of every jump on the path (a state at the cell the blank left) with the
+//! parts' states to restore, and `stack[0]` is `Bottom`. The names `Bound` (with
+//! `vertical`, `horizontal`, `combine` and `child` as in `fifteen::mtm::bound::LowerBound`),
+//! `Axis` and `Codes` (`fifteen::mtm::relabel::Codes`) must be in scope where the macro is
+//! invoked.
 
 use super::table::{Action, StateKey, Table};
 use proc_macro2::{Ident, Span, TokenStream};
@@ -33,12 +40,39 @@ fn parts(vertical: bool) -> (TokenStream, TokenStream, TokenStream) {
     }
 }
 
+/// Whether the board is the one with the relabelled table, whose codes the automaton keeps.
+fn relabelled(table: &Table) -> bool {
+    (table.shape.rows, table.shape.cols) == (4, 4)
+}
+
+/// At a place's first attempt: the table entries of every child of the place asked for, so
+/// that their misses overlap.
+fn prefetches(table: &Table, key: StateKey) -> TokenStream {
+    let children = (0..).map_while(|attempt| {
+        let state = table.get(StateKey { attempt, ..key })?;
+        let Action::Move { passed, .. } = &state.action else {
+            return None;
+        };
+        let before: Vec<usize> = std::iter::once(key.cell)
+            .chain(passed.iter().copied())
+            .collect();
+        let slides = before.windows(2).map(|pair| {
+            let (to, from) = (pair[0], pair[1]);
+            quote! { c = c.slide(tiles[#from], #from, #to); }
+        });
+        Some(quote! { { let mut c = cs[sp as usize]; #(#slides)* bound.prefetch(c); } })
+    });
+    let children: Vec<TokenStream> = children.collect();
+    quote! { #(#children)* }
+}
+
 /// The code of one state.
 fn state_code(table: &Table, key: StateKey) -> TokenStream {
     let Some(state) = table.get(key) else {
         return quote! { compile_error!("missing state"); };
     };
     let cols = table.shape.cols;
+    let relabelled = relabelled(table);
     let cell = key.cell;
     match &state.action {
         Action::End => quote! { break None; },
@@ -81,11 +115,13 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
             let slides = before.windows(2).zip(&names).map(|(pair, name)| {
                 let (to, from) = (pair[0], pair[1]);
                 let (line_from, line_to) = (line(from), line(to));
+                let codes = relabelled.then(|| quote! { child = child.slide(#name, #from, #to); });
                 quote! {
                     let #name = tiles[#from];
                     after = bound.#part.step(
                         after, usize::from(#home[usize::from(#name & 31)]), #line_from, #line_to,
                     );
+                    #codes
                     tiles[#to] = #name;
                 }
             });
@@ -102,21 +138,33 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
             } else {
                 quote! { bound.combine(v, after, Some(#next_axis)) }
             };
+            let (start, push) = if relabelled {
+                (
+                    quote! { let mut child = cs[sp as usize]; },
+                    quote! { cs[sp as usize] = child; },
+                )
+            } else {
+                (quote! { let child = Codes::default(); }, quote! {})
+            };
+            let prefetch = (relabelled && key.attempt == 0).then(|| prefetches(table, key));
             quote! {
+                #prefetch
                 nodes = nodes.wrapping_add(1);
                 let mut after = #moved;
+                #start
                 #(#slides)*
                 tiles[#landing] = 0;
                 // Looked up only as far as it can matter (cut off, and not lowering `next`).
                 let walking = #estimate;
                 let (budget, settled) = (limit.saturating_sub(g + 1), next.saturating_sub(g + 1));
-                let estimate = bound.child(walking, &tiles, budget, settled);
+                let estimate = bound.child(walking, child, budget, settled);
                 let f = g + 1 + estimate;
                 if estimate != 0 && f <= limit {
                     sp = sp.wrapping_add(1);
                     states[sp as usize] = State::#back;
                     vs[sp as usize] = v;
                     hs[sp as usize] = h;
+                    #push
                     #moved = after;
                     g += 1;
                     state = State::#next;
@@ -142,6 +190,11 @@ fn search_loop(table: &Table) -> TokenStream {
         let code = state_code(table, s.key);
         quote! { State::#me => { #code } }
     });
+    let (load, store) = if relabelled(table) {
+        (quote! { let mut cs = self.cs; }, quote! { self.cs = cs; })
+    } else {
+        (quote! {}, quote! {})
+    };
     quote! {
         /// Runs the automaton from `start` until the pass ends (returns `None`) or a jump
         /// reaches the goal (returns that jump's state, with the board, stack and depth as
@@ -150,6 +203,11 @@ fn search_loop(table: &Table) -> TokenStream {
         #[inline(never)]
         pub fn run(&mut self, bound: &Bound, start: State) -> Option<State> {
             let mut tiles = self.tiles;
+            // The board stays in memory: handed out once, it cannot be split into 16 values
+            // (nothing else takes its address since the bound reads codes), which, live across
+            // the `match`, stop LLVM copying the dispatch into the states (Korf #49 in MTM:
+            // 1.33x slower; tests/codegen.rs).
+            std::hint::black_box(&mut tiles);
             let mut states = self.states;
             let mut vs = self.vs;
             let mut hs = self.hs;
@@ -160,6 +218,7 @@ fn search_loop(table: &Table) -> TokenStream {
             let mut v = self.v;
             let mut h = self.h;
             let mut nodes = self.nodes;
+            #load
             let mut state = start;
             let won = loop {
                 match state {
@@ -177,6 +236,7 @@ fn search_loop(table: &Table) -> TokenStream {
             self.v = v;
             self.h = h;
             self.nodes = nodes;
+            #store
             won
         }
     }
@@ -235,6 +295,23 @@ pub fn emit(table: &Table) -> TokenStream {
             .collect()
     };
     let run = search_loop(table);
+    let set_codes = if relabelled(table) {
+        quote! { self.cs[0] = Codes::of(tiles); }
+    } else {
+        quote! { let _ = tiles; }
+    };
+    let (cs_field, cs_default) = if relabelled(table) {
+        (
+            quote! {
+                /// The relabelled board's codes of the node at each depth of the stack (4x4):
+                /// `cs[0]` the root's, `cs[sp]` the current node's.
+                pub cs: [Codes; STACK],
+            },
+            quote! { cs: [Codes::default(); STACK], },
+        )
+    } else {
+        (quote! {}, quote! {})
+    };
     quote! {
         /// Rows of the board this automaton is generated for.
         pub const ROWS: usize = #rows;
@@ -321,6 +398,7 @@ pub fn emit(table: &Table) -> TokenStream {
             pub next: u32,
             pub v: u32,
             pub h: u32,
+            #cs_field
             pub nodes: u64,
         }
 
@@ -337,12 +415,18 @@ pub fn emit(table: &Table) -> TokenStream {
                     next: u32::MAX,
                     v: 0,
                     h: 0,
+                    #cs_default
                     nodes: 0,
                 }
             }
         }
 
         impl Machine {
+            /// Sets the root's codes from its tiles (4x4; elsewhere nothing).
+            pub fn set_codes(&mut self, tiles: &[u8]) {
+                #set_codes
+            }
+
             #run
         }
     }
@@ -385,6 +469,29 @@ mod tests {
         assert!(code.contains("states [sp as usize] = State :: c5_n2_t2"));
         assert!(code.contains("break Some (State :: c5_n2_t1)"));
         assert!(!code.contains("vertical . step"));
+    }
+
+    #[test]
+    fn on_4x4_a_jump_slides_the_codes_and_a_place_asks_for_its_childrens_entries() {
+        let table = Table::new(4, 4);
+        // Cell 5 entered by north 2; attempt 1 is east 2: tile0 from 6 to 5, tile1 from 7 to 6.
+        let code = text(&table, 5, Some(Jump { d: 1, k: 2 }), 1);
+        assert!(code.contains("let mut child = cs [sp as usize]"));
+        assert!(code.contains("child = child . slide (tile0 , 6usize , 5usize)"));
+        assert!(code.contains("child = child . slide (tile1 , 7usize , 6usize)"));
+        assert!(code.contains("bound . child (walking , child , budget , settled)"));
+        assert!(code.contains("cs [sp as usize] = child"));
+        assert!(!code.contains("prefetch"));
+        // The place's first attempt asks for the entries of its three children (west 1, east
+        // 1, east 2), each from the node's codes.
+        let first = text(&table, 5, Some(Jump { d: 1, k: 2 }), 0);
+        assert_eq!(first.matches("bound . prefetch (c)").count(), 3, "{first}");
+        assert_eq!(first.matches("let mut c = cs [sp as usize]").count(), 3);
+        // Elsewhere no codes are kept.
+        let small = Table::new(3, 3);
+        let code = text(&small, 4, Some(Jump { d: 1, k: 1 }), 1);
+        assert!(code.contains("let child = Codes :: default ()"));
+        assert!(!code.contains("slide") && !code.contains("prefetch") && !code.contains("cs ["));
     }
 
     #[test]
