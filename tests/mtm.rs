@@ -187,29 +187,93 @@ fn the_relabelled_table_on_4x4() {
     }
 }
 
+/// The relabelled table (distances mod 3, exact ones found by descending to the goal) against
+/// a breadth-first search of the relabelled board of its own, over every arrangement within 10
+/// MTM moves of the goal's: each position with that arrangement looks up its distance.
+#[test]
+fn the_relabelled_tables_distances_near_the_goal() {
+    use fifteen::mtm::moves::Jumps;
+    use fifteen::mtm::relabel::CLASSES;
+    use std::collections::HashMap;
+    let board = Board::fifteen();
+    let bound = fifteen::mtm::tables::lower_bound(board, &relabelled().config);
+    let jumps = Jumps::new(board);
+    let goal: Vec<u8> = (0..16).map(|cell| CLASSES[(cell + 1) % 16]).collect();
+    let mut seen: HashMap<Vec<u8>, u32> = HashMap::from([(goal.clone(), 0)]);
+    let mut level = vec![goal];
+    for d in 1..=10 {
+        let mut next = Vec::new();
+        for classes in &level {
+            let blank = classes.iter().position(|&c| c == 0).expect("a blank");
+            for jump in jumps.from(blank) {
+                let mut after = classes.clone();
+                let mut here = blank;
+                for &cell in jump.passed() {
+                    after.swap(here, usize::from(cell));
+                    here = usize::from(cell);
+                }
+                if !seen.contains_key(&after) {
+                    seen.insert(after.clone(), d);
+                    next.push(after);
+                }
+            }
+        }
+        level = next;
+    }
+    assert!(seen.len() > 10_000, "{} arrangements", seen.len());
+    for (classes, &d) in &seen {
+        // Tiles of each class on its cells, in any order.
+        let mut free: Vec<Vec<u8>> = (0..5).map(|_| Vec::new()).collect();
+        for tile in 0..16u8 {
+            free[usize::from(CLASSES[usize::from(tile)])].push(tile);
+        }
+        let tiles: Vec<u8> = classes
+            .iter()
+            .map(|&c| free[usize::from(c)].pop().expect("a tile of the class"))
+            .collect();
+        let codes = bound.codes(&tiles);
+        assert_eq!(u32::from(codes.distances[0]), d, "{classes:?}");
+    }
+}
+
 /// `LowerBound::child`, which both MTM engines ask for a child's bound, keeps its contract on
-/// 4x4 positions with the relabelled table, for every budget and settled value around the
-/// exact bound: the exact bound when it is at most the budget or below the settled value,
-/// else a value above the budget, at least the settled value, and at most the exact bound.
+/// the children of 4x4 positions with the relabelled table (which keeps distances mod 3: a
+/// child's follow from its parent's), for every budget and settled value around the exact
+/// bound: the exact bound when it is at most the budget or below the settled value, else a
+/// value above the budget, at least the settled value, and at most the exact bound; and the
+/// distances it leaves in the child's codes are the child's wherever it looked them up.
 #[test]
 fn a_childs_bound_is_exact_wherever_it_matters() {
-    use fifteen::mtm::moves::Axis;
+    use fifteen::mtm::moves::{play_all, Axis, Jumps};
     use fifteen::mtm::relabel::Codes;
     let config = relabelled().config;
     let bound = fifteen::mtm::tables::lower_bound(Board::fifteen(), &config);
+    let jumps = Jumps::new(Board::fifteen());
     let mut source = PositionSource::new(43);
-    for _ in 0..200 {
-        let position = source.random_solvable(Board::fifteen());
-        let (v, h) = bound.states(&position);
-        for axis in [Axis::Vertical, Axis::Horizontal] {
+    for _ in 0..100 {
+        let parent = source.random_solvable(Board::fifteen());
+        let from_parent = bound.codes(parent.tiles());
+        for jump in jumps.from(parent.blank()) {
+            let Some((position, _)) = play_all(&parent, &[jump.jump]) else {
+                panic!("{jump:?} leaves the board");
+            };
+            let exact_codes = bound.codes(position.tiles());
+            let (v, h) = bound.states(&position);
+            let axis = Axis::of(jump.jump.direction).other();
             let walking = bound.combine(v, h, Some(axis));
             let exact = walking.max(bound.table_estimate(position.tiles()));
             for budget in 0..=exact + 1 {
                 for settled in 0..=exact + 1 {
-                    let codes = Codes::of(position.tiles());
-                    let got = bound.child(walking, codes, budget, settled);
+                    let mut codes = Codes {
+                        distances: from_parent.distances,
+                        ..Codes::of(position.tiles())
+                    };
+                    let got = bound.child(walking, &mut codes, budget, settled);
                     if exact <= budget || exact < settled {
                         assert_eq!(got, exact, "{position:?} {budget} {settled}");
+                        if walking <= budget || walking < settled {
+                            assert_eq!(codes, exact_codes, "{position:?}");
+                        }
                     } else {
                         assert!(got > budget && got >= settled && got <= exact);
                     }

@@ -16,6 +16,7 @@
 use super::bound::LowerBound;
 use super::moves::{play_all, Jump};
 use super::parallel;
+use super::relabel::Codes;
 use super::search::{deepen, Pass, Subtree};
 use super::tables;
 use crate::board::{Board, Direction};
@@ -28,14 +29,15 @@ trait Generated: Default {
     type State: Copy;
 
     /// Prepares a pass below `root`, reached by the jump `came` (none: the start) after `g`
-    /// moves, with the bound `limit` and its parts in states `parts` (vertical, horizontal);
-    /// returns the first state to run.
+    /// moves, with the bound `limit`, its parts in states `parts` (vertical, horizontal) and
+    /// its relabelled board's codes `codes`; returns the first state to run.
     fn set_up(
         &mut self,
         root: &Position,
         came: Option<Jump>,
         depth_and_limit: (u32, u32),
         parts: (u32, u32),
+        codes: Codes,
     ) -> Self::State;
     /// Runs until the pass ends (`None`) or a jump reaches the goal (its state).
     fn run(&mut self, bound: &LowerBound, state: Self::State) -> Option<Self::State>;
@@ -70,12 +72,13 @@ macro_rules! instantiate {
                     came: Option<Jump>,
                     (g, limit): (u32, u32),
                     (v, h): (u32, u32),
+                    codes: Codes,
                 ) -> $module::State {
                     *self = $module::Machine::default();
                     self.tiles.copy_from_slice(root.tiles());
                     (self.g, self.limit) = (g, limit);
                     (self.v, self.h) = (v, h);
-                    $module::Machine::set_codes(self, root.tiles());
+                    $module::Machine::set_codes(self, codes);
                     let blank = root.blank();
                     match came {
                         None => $module::root(blank),
@@ -207,6 +210,7 @@ fn drive<A: Generated>(
     progress: &mut dyn FnMut(&BoundStats),
 ) -> Result<SearchOutcome, EngineError> {
     let (parts, all) = (bound.states(start), options.all);
+    let codes = bound.codes(start.tiles());
     let mut machine = A::default();
     let mut previous = 0.0;
     deepen(start, bound, all, progress, &mut |limit| {
@@ -224,6 +228,7 @@ fn drive<A: Generated>(
                     Some(subtree.came),
                     (subtree.g, limit),
                     subtree.parts,
+                    subtree.codes,
                 );
                 pass(machine, bound, &subtree.root, state, all)
             };
@@ -237,7 +242,7 @@ fn drive<A: Generated>(
                 &below,
             )
         } else {
-            let state = machine.set_up(start, None, (0, limit), parts);
+            let state = machine.set_up(start, None, (0, limit), parts, codes);
             pass(&mut machine, bound, start, state, all)
         };
         previous = clock.elapsed().as_secs_f64();

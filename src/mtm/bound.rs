@@ -134,9 +134,16 @@ impl LowerBound {
     /// The table's part of the bound of a node's tiles (0 without a table).
     #[inline]
     pub fn table_estimate(&self, tiles: &[u8]) -> u32 {
+        let [a, b] = self.codes(tiles).distances;
+        u32::from(a.max(b))
+    }
+
+    /// The relabelled board's codes of a node's tiles with their exact distances, for a node
+    /// met without its parent (a root); without a table, nothing to keep.
+    pub fn codes(&self, tiles: &[u8]) -> Codes {
         self.table
             .as_ref()
-            .map_or(0, |t| t.estimate_codes(Codes::of(tiles)))
+            .map_or_else(Codes::default, |t| t.looked_up(tiles))
     }
 
     /// The name of the bound, as `--stats` and `--json` show it.
@@ -181,7 +188,8 @@ impl LowerBound {
     }
 
     /// The bound of a child whose walking-distance part ([`LowerBound::combine`]) is
-    /// `walking` and whose relabelled board has the codes `codes` (4x4), looked up only as far as it can matter: the child is searched when its bound
+    /// `walking` and whose relabelled board has the codes `codes` (4x4; their distances, the
+    /// parent's, become the child's as far as they are looked up), looked up only as far as it can matter: the child is searched when its bound
     /// is at most `budget`, and a child cut off changes the next bound only when its bound is
     /// below `settled`. So the exact bound (with [`LowerBound::table_estimate`]) when it is at
     /// most `budget` or below `settled`; otherwise some value above `budget`, at least
@@ -189,7 +197,7 @@ impl LowerBound {
     /// the table, the table on the transposition), and the search's tree, node counts and
     /// next bounds are those of the exact bound.
     #[inline]
-    pub fn child(&self, walking: u32, codes: Codes, budget: u32, settled: u32) -> u32 {
+    pub fn child(&self, walking: u32, codes: &mut Codes, budget: u32, settled: u32) -> u32 {
         match &self.table {
             Some(table) if walking <= budget || walking < settled => {
                 table.at_least(walking, codes, budget, settled)

@@ -28,13 +28,13 @@ fn cut<'a>(
     all: bool,
     wanted: usize,
 ) -> Search<'a> {
-    let (v, h) = bound.states(start);
+    let (parts, codes) = (bound.states(start), bound.codes(start.tiles()));
     let mut depth = 1;
     loop {
         let mut walk = Search::new(start, bound, all);
         walk.limit = limit;
         walk.cut = depth;
-        walk.explore(start.blank(), None, 0, v, h);
+        walk.explore(start.blank(), None, 0, parts, codes);
         let subtrees = walk
             .items
             .iter()

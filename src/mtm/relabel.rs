@@ -12,9 +12,17 @@
 //! Any MTM path of the puzzle is one of the relabelled board, so the table's distance is a
 //! lower bound; a position and its transposition (the board reflected about the main
 //! diagonal, tiles renamed to match) have the same MTM distance, so the bound is the larger of
-//! the two lookups. There are C(16,2) * C(14,4) * C(10,4) * C(6,5) = 151,351,200 arrangements,
-//! one byte each. The table is built breadth-first from the goal, a level at a time by
-//! scanning for the states of the level before.
+//! the two lookups. There are C(16,2) * C(14,4) * C(10,4) * C(6,5) = 151,351,200 arrangements.
+//! The table is built breadth-first from the goal, a level at a time by scanning for the
+//! states of the level before.
+//!
+//! *Residues.* An MTM move and its inverse are one move each, so neighbouring arrangements'
+//! distances differ by at most one, and a child's distance follows from its parent's and its
+//! own distance mod 3. The table keeps only that: 2 bits an entry, 38 MB (the machine's L3
+//! holds 32 MB), where a byte an entry took 151 MB. A search carries each node's two exact
+//! distances ([`Codes::distances`]) and finds a child's from them; a node met without a
+//! parent (a root) gets its distances by descending: from any arrangement but the goal's, a
+//! neighbour whose residue is one less is one move nearer.
 //!
 //! *Ranks.* The board's halves, rows 0-1 (cells 0-7) and rows 2-3 (cells 8-15), each read as
 //! eight base-5 digits (the classes, 0 for the blank; the half's first cell least
@@ -27,8 +35,10 @@
 //! looks at the 16 tiles. A move within the bottom half lands within a few kilobytes of its
 //! parent's entry.
 //!
-//! Invariant: `distance[rank]` is the fewest MTM moves from the arrangement of rank `rank` to
-//! the goal's, and [`Codes::slide`] of a node's codes are the codes of the child's tiles.
+//! Invariant: entry `rank` holds the fewest MTM moves from the arrangement of rank `rank` to
+//! the goal's, mod 3; [`Codes::slide`] of a node's codes are the codes of the child's tiles;
+//! and the distances of a node's codes are exact wherever a search reads them (a child's are
+//! its parent's until [`RelabelTable::at_least`] looks the child up).
 
 use crate::position::Position;
 
@@ -86,11 +96,15 @@ fn slide(code: u64, class: u64, from: usize, to: usize) -> u64 {
     code.wrapping_add(class.wrapping_mul(WEIGHTS[to].wrapping_sub(WEIGHTS[from])))
 }
 
-/// The packed codes of a board's relabelling and of its transposition's.
+/// The packed codes of a board's relabelling and of its transposition's, and their exact
+/// distances once looked up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Codes {
     pub board: u64,
     pub transposed: u64,
+    /// The table's distances of `board` and `transposed` (a child's: its parent's until it is
+    /// looked up; the transposition's only where the first lookup did not settle the child).
+    pub distances: [u8; 2],
 }
 
 impl Codes {
@@ -114,6 +128,7 @@ impl Codes {
         Codes {
             board: slide(self.board, CLASS_OF[0][tile], from, to),
             transposed: slide(self.transposed, CLASS_OF[1][tile], t_from, t_to),
+            distances: self.distances,
         }
     }
 }
@@ -250,26 +265,78 @@ fn jump_paths() -> Vec<Vec<Vec<usize>>> {
         .collect()
 }
 
-/// The table of MTM distances of every arrangement.
+/// The exact distance of a child from its parent's (`parent`, at most 63 here) and its own
+/// residue: `NEXT[parent][residue]`, the one of `parent - 1`, `parent`, `parent + 1` with that
+/// residue.
+const NEXT: [[u8; 4]; 64] = {
+    let mut next = [[0u8; 4]; 64];
+    let mut d = 0;
+    while d < 64 {
+        let mut r = 0;
+        while r < 4 {
+            let up = d + 1;
+            next[d][r] = if d % 3 == r {
+                d as u8
+            } else if up % 3 == r {
+                up as u8
+            } else {
+                d.saturating_sub(1) as u8
+            };
+            r += 1;
+        }
+        d += 1;
+    }
+    next
+};
+
+/// The table of MTM distances, mod 3, of every arrangement.
 pub struct RelabelTable {
     index: Index,
-    distance: Vec<u8>,
+    /// Four entries a byte, entry `rank` in bits `2 * (rank % 4)` and up of byte `rank / 4`.
+    residues: Vec<u8>,
+    /// The packed code of the goal's arrangement (the transposition's too).
+    goal: u64,
+    /// The cells the blank passes in each jump from each cell.
+    paths: Vec<Vec<Vec<usize>>>,
 }
 
 impl std::fmt::Debug for RelabelTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "RelabelTable({} entries)", self.distance.len())
+        write!(f, "RelabelTable({} entries)", self.residues.len() * 4)
     }
 }
 
+/// Bytes of the table.
+pub const BYTES: usize = STATES / 4;
+
+/// The codes of the goal's tiles.
+fn goal_codes() -> Codes {
+    let goal: [u8; 16] = std::array::from_fn(|cell| ((cell + 1) % 16) as u8);
+    Codes::of(&goal)
+}
+
+/// The packed codes of the arrangements one jump from `code`.
+fn neighbours<'a>(code: u64, paths: &'a [Vec<Vec<usize>>]) -> impl Iterator<Item = u64> + 'a {
+    let classes = classes_of(code);
+    let blank = classes.iter().position(|&c| c == 0).unwrap_or(0);
+    paths[blank].iter().map(move |path| {
+        let (mut after, mut here) = (code, blank);
+        for &cell in path {
+            after = slide(after, u64::from(classes[cell]), cell, here);
+            here = cell;
+        }
+        after
+    })
+}
+
 impl RelabelTable {
-    /// Builds the table (about 151 MB) breadth-first from the goal, reporting each level's
-    /// size to `level`.
+    /// Builds the table breadth-first from the goal (a byte an entry while it is built),
+    /// reporting each level's size to `level`.
     pub fn build(level: &mut dyn FnMut(u8, u64)) -> RelabelTable {
         let index = Index::new();
         let mut distance = vec![UNSEEN; STATES];
-        let goal: [u8; 16] = std::array::from_fn(|cell| ((cell + 1) % 16) as u8);
-        distance[index.rank(Codes::of(&goal).board)] = 0;
+        let goal = goal_codes().board;
+        distance[index.rank(goal)] = 0;
         let paths = jump_paths();
         let mut d = 0u8;
         loop {
@@ -278,14 +345,7 @@ impl RelabelTable {
                 if distance[index.rank(code)] != d {
                     return;
                 }
-                let classes = classes_of(code);
-                let blank = classes.iter().position(|&c| c == 0).unwrap_or(0);
-                for path in &paths[blank] {
-                    let (mut after, mut here) = (code, blank);
-                    for &cell in path {
-                        after = slide(after, u64::from(classes[cell]), cell, here);
-                        here = cell;
-                    }
+                for after in neighbours(code, &paths) {
                     let j = index.rank(after);
                     if distance[j] == UNSEEN {
                         distance[j] = d + 1;
@@ -299,56 +359,108 @@ impl RelabelTable {
             d += 1;
             level(d, found);
         }
-        RelabelTable { index, distance }
+        let residues = distance
+            .chunks_exact(4)
+            .map(|four| {
+                four.iter()
+                    .enumerate()
+                    .fold(0u8, |byte, (i, &d)| byte | (d % 3) << (2 * i))
+            })
+            .collect();
+        RelabelTable {
+            index,
+            residues,
+            goal,
+            paths,
+        }
     }
 
-    /// A table from its bytes (one distance per rank); `None` when there are not
-    /// [`STATES`] of them.
-    pub fn from_bytes(distance: Vec<u8>) -> Option<RelabelTable> {
-        (distance.len() == STATES).then(|| RelabelTable {
+    /// A table from its bytes ([`RelabelTable::bytes`]); `None` when there are not
+    /// [`BYTES`] of them.
+    pub fn from_bytes(residues: Vec<u8>) -> Option<RelabelTable> {
+        (residues.len() == BYTES).then(|| RelabelTable {
             index: Index::new(),
-            distance,
+            residues,
+            goal: goal_codes().board,
+            paths: jump_paths(),
         })
     }
 
-    /// The distances, one byte per rank.
+    /// The residues, four entries a byte.
     pub fn bytes(&self) -> &[u8] {
-        &self.distance
+        &self.residues
     }
 
-    /// The larger of the distances of the arrangements of a node's codes.
-    #[inline]
-    pub fn estimate_codes(&self, codes: Codes) -> u32 {
-        let a = self.distance[self.index.rank(codes.board)];
-        let b = self.distance[self.index.rank(codes.transposed)];
-        u32::from(a.max(b))
+    /// The residue of the arrangement of a packed code.
+    #[inline(always)]
+    fn residue(&self, code: u64) -> usize {
+        let rank = self.index.rank(code);
+        let byte = self.residues.get(rank / 4).copied().unwrap_or(0);
+        usize::from(byte >> (2 * (rank % 4)) & 3)
     }
 
-    /// The larger of `known` and [`RelabelTable::estimate_codes`], except that the lookup on
-    /// the transposition is not made when the first already gives a value above `budget` and
-    /// at least `settled` (see [`super::bound::LowerBound::child`]).
+    /// The exact distance of the arrangement of a packed code, by descending to the goal
+    /// (a neighbour whose residue is one less is one move nearer).
+    pub fn distance(&self, code: u64) -> u8 {
+        let mut code = code;
+        let mut d = 0u8;
+        // No arrangement is further than 64 moves; the bound ends the walk on any table.
+        while code != self.goal && d < 64 {
+            let nearer = (self.residue(code) + 2) % 3;
+            match neighbours(code, &self.paths).find(|&n| self.residue(n) == nearer) {
+                Some(next) => code = next,
+                None => break,
+            }
+            d += 1;
+        }
+        d
+    }
+
+    /// The codes of a 4x4 board's tiles with their exact distances.
+    pub fn looked_up(&self, tiles: &[u8]) -> Codes {
+        let codes = Codes::of(tiles);
+        Codes {
+            distances: [self.distance(codes.board), self.distance(codes.transposed)],
+            ..codes
+        }
+    }
+
+    /// The distance of an arrangement whose neighbour's is `parent`.
+    #[inline(always)]
+    fn after(&self, parent: u8, code: u64) -> u8 {
+        NEXT[usize::from(parent & 63)][self.residue(code)]
+    }
+
+    /// The larger of `known` and the distances of a child's codes (their parent's distances
+    /// in `codes`, replaced by the child's), except that the lookup on the transposition is
+    /// not made when the first already gives a value above `budget` and at least `settled`
+    /// (see [`super::bound::LowerBound::child`]).
     #[inline]
-    pub fn at_least(&self, known: u32, codes: Codes, budget: u32, settled: u32) -> u32 {
-        let a = known.max(u32::from(self.distance[self.index.rank(codes.board)]));
+    pub fn at_least(&self, known: u32, codes: &mut Codes, budget: u32, settled: u32) -> u32 {
+        codes.distances[0] = self.after(codes.distances[0], codes.board);
+        let a = known.max(u32::from(codes.distances[0]));
         if a > budget && a >= settled {
             return a;
         }
-        a.max(u32::from(self.distance[self.index.rank(codes.transposed)]))
+        codes.distances[1] = self.after(codes.distances[1], codes.transposed);
+        a.max(u32::from(codes.distances[1]))
     }
 
     /// Asks for the cache lines of both entries of a node's codes.
     #[inline(always)]
     pub fn prefetch(&self, codes: Codes) {
         for code in [codes.board, codes.transposed] {
-            if let Some(entry) = self.distance.get(self.index.rank(code)) {
+            if let Some(entry) = self.residues.get(self.index.rank(code) / 4) {
                 #[cfg(target_arch = "x86_64")]
                 safe_arch::prefetch_t0(entry);
             }
         }
     }
 
+    /// The larger of the distances of a position's arrangement and its transposition's.
     pub fn estimate(&self, position: &Position) -> u32 {
-        self.estimate_codes(Codes::of(position.tiles()))
+        let [a, b] = self.looked_up(position.tiles()).distances;
+        u32::from(a.max(b))
     }
 }
 
@@ -374,6 +486,18 @@ mod tests {
             count += 1;
         });
         assert_eq!(count, STATES);
+    }
+
+    #[test]
+    fn a_childs_distance_follows_from_its_parents_and_its_residue() {
+        for (parent, next) in NEXT.iter().enumerate().take(63) {
+            for child in parent.saturating_sub(1)..=parent + 1 {
+                assert_eq!(usize::from(next[child % 3]), child, "{parent} {child}");
+            }
+        }
+        // The goal is its own transposition.
+        let goal = goal_codes();
+        assert_eq!(goal.board, goal.transposed);
     }
 
     #[test]

@@ -64,11 +64,12 @@ pub fn solve_with(
 ) -> Result<SearchOutcome, EngineError> {
     let mut search = Search::new(start, bound, all);
     let (vertical, horizontal) = bound.states(start);
+    let codes = bound.codes(start.tiles());
     deepen(start, bound, all, progress, &mut |limit| {
         search.nodes = 0;
         search.next = u32::MAX;
         search.limit = limit;
-        search.explore(start.blank(), None, 0, vertical, horizontal);
+        search.explore(start.blank(), None, 0, (vertical, horizontal), codes);
         Ok(Pass {
             nodes: search.nodes,
             next: search.next,
@@ -163,13 +164,14 @@ pub(super) struct Search<'a> {
 pub type Item = parallel::Item<Subtree>;
 
 /// A node at a cut: its position, the jump that reached it, its depth, its parts' states
-/// (vertical, horizontal) and the tiles pushed from the start.
+/// (vertical, horizontal), its relabelled board's codes and the tiles pushed from the start.
 #[derive(Clone, Debug)]
 pub struct Subtree {
     pub root: Position,
     pub came: Jump,
     pub g: u32,
     pub parts: (u32, u32),
+    pub codes: Codes,
     pub path: Vec<u8>,
 }
 
@@ -204,15 +206,16 @@ impl<'a> Search<'a> {
     }
 
     /// Tries every jump from the node whose blank is on `blank`, reached by a move on `came`
-    /// (none at the root) after `g` moves, its parts in states `vertical` and `horizontal`.
+    /// (none at the root) after `g` moves, its parts in states `(vertical, horizontal)` and its
+    /// relabelled board's codes `codes` (with their distances).
     /// Returns `true` when the search should stop.
     pub(super) fn explore(
         &mut self,
         blank: usize,
         came: Option<Axis>,
         g: u32,
-        vertical: u32,
-        horizontal: u32,
+        (vertical, horizontal): (u32, u32),
+        codes: Codes,
     ) -> bool {
         let cols = self.board.cols();
         let count = self.jumps.from(blank).len();
@@ -253,8 +256,11 @@ impl<'a> Search<'a> {
                 self.limit.saturating_sub(g + 1),
                 self.next.saturating_sub(g + 1),
             );
-            let codes = Codes::of(tiles);
-            let estimate = self.bound.child(walking, codes, budget, settled);
+            let mut child = Codes {
+                distances: codes.distances,
+                ..Codes::of(tiles)
+            };
+            let estimate = self.bound.child(walking, &mut child, budget, settled);
             let f = g + 1 + estimate;
             let stop = if estimate == 0 {
                 debug_assert!(self.is_goal());
@@ -269,12 +275,13 @@ impl<'a> Search<'a> {
                         came: jump.jump,
                         g: g + 1,
                         parts: (v, h),
+                        codes: child,
                         path: self.path.clone(),
                     }));
                 }
                 false
             } else if f <= self.limit {
-                self.explore(here, Some(axis), g + 1, v, h)
+                self.explore(here, Some(axis), g + 1, (v, h), child)
             } else {
                 self.next = self.next.min(f);
                 false

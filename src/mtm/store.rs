@@ -1,18 +1,19 @@
 //! Where the relabelled 4x4 table ([`super::relabel`]) is kept: a file `mtm-relabel-4x4.bin`
 //! beside the pattern databases (`--tables DIR`, else `$FIFTEEN_TABLES`, else the user's cache
 //! directory, `~/.cache/fifteen`). The file is a header (magic, number of entries, CRC-32 of the
-//! entries) and one byte per arrangement; a file whose header or checksum does not match is
+//! entries) and the arrangements' distances mod 3, four a byte; a file whose header or checksum does not match is
 //! named on stderr and rebuilt. A new table is written to a temporary file beside it and
 //! renamed, so a reader never sees half a table. Invariant: a table handed out either was
 //! built in this process or matched its checksum when read.
 
-use super::relabel::{RelabelTable, STATES};
+use super::relabel::{RelabelTable, BYTES, STATES};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// Format 3: ranked by the halves' codes as [`super::relabel`] says (format 2 ranked the
-/// classes' cells in turn, format 1 the blank first).
-const MAGIC: &[u8; 8] = b"FIFMTM03";
+/// Format 4: distances mod 3, four a byte, ranked by the halves' codes as
+/// [`super::relabel`] says (format 3 had a byte an entry, format 2 ranked the classes' cells
+/// in turn, format 1 the blank first).
+const MAGIC: &[u8; 8] = b"FIFMTM04";
 /// The table's file name.
 pub const NAME: &str = "mtm-relabel-4x4.bin";
 
@@ -61,7 +62,7 @@ pub fn load_or_build_from(dir: Option<&Path>, announce: bool) -> (RelabelTable, 
         }
     }
     if announce {
-        eprintln!("building the MTM table of the relabelled 4x4 board (151 MB, about 15 s) ...");
+        eprintln!("building the MTM table of the relabelled 4x4 board (38 MB, about 15 s) ...");
     }
     let clock = std::time::Instant::now();
     let bar = indicatif::ProgressBar::new(STATES as u64);
@@ -112,9 +113,9 @@ fn read(path: &Path) -> Result<Option<RelabelTable>, String> {
         return Err("not an MTM table of this program".into());
     }
     let crc = u32::from_le_bytes(header[16..20].try_into().unwrap_or_default());
-    let mut bytes = Vec::with_capacity(STATES);
+    let mut bytes = Vec::with_capacity(BYTES);
     file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-    if bytes.len() != STATES || crc32fast::hash(&bytes) != crc {
+    if bytes.len() != BYTES || crc32fast::hash(&bytes) != crc {
         return Err("damaged (its checksum does not match)".into());
     }
     RelabelTable::from_bytes(bytes)

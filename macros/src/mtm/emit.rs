@@ -144,7 +144,7 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
                     quote! { cs[sp as usize] = child; },
                 )
             } else {
-                (quote! { let child = Codes::default(); }, quote! {})
+                (quote! { let mut child = Codes::default(); }, quote! {})
             };
             let prefetch = (relabelled && key.attempt == 0).then(|| prefetches(table, key));
             quote! {
@@ -157,7 +157,7 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
                 // Looked up only as far as it can matter (cut off, and not lowering `next`).
                 let walking = #estimate;
                 let (budget, settled) = (limit.saturating_sub(g + 1), next.saturating_sub(g + 1));
-                let estimate = bound.child(walking, child, budget, settled);
+                let estimate = bound.child(walking, &mut child, budget, settled);
                 let f = g + 1 + estimate;
                 if estimate != 0 && f <= limit {
                     sp = sp.wrapping_add(1);
@@ -296,9 +296,9 @@ pub fn emit(table: &Table) -> TokenStream {
     };
     let run = search_loop(table);
     let set_codes = if relabelled(table) {
-        quote! { self.cs[0] = Codes::of(tiles); }
+        quote! { self.cs[0] = codes; }
     } else {
-        quote! { let _ = tiles; }
+        quote! { let _ = codes; }
     };
     let (cs_field, cs_default) = if relabelled(table) {
         (
@@ -422,8 +422,8 @@ pub fn emit(table: &Table) -> TokenStream {
         }
 
         impl Machine {
-            /// Sets the root's codes from its tiles (4x4; elsewhere nothing).
-            pub fn set_codes(&mut self, tiles: &[u8]) {
+            /// Sets the root's codes, with their distances (4x4; elsewhere nothing).
+            pub fn set_codes(&mut self, codes: Codes) {
                 #set_codes
             }
 
@@ -479,7 +479,7 @@ mod tests {
         assert!(code.contains("let mut child = cs [sp as usize]"));
         assert!(code.contains("child = child . slide (tile0 , 6usize , 5usize)"));
         assert!(code.contains("child = child . slide (tile1 , 7usize , 6usize)"));
-        assert!(code.contains("bound . child (walking , child , budget , settled)"));
+        assert!(code.contains("bound . child (walking , & mut child , budget , settled)"));
         assert!(code.contains("cs [sp as usize] = child"));
         assert!(!code.contains("prefetch"));
         // The place's first attempt asks for the entries of its three children (west 1, east
@@ -490,7 +490,7 @@ mod tests {
         // Elsewhere no codes are kept.
         let small = Table::new(3, 3);
         let code = text(&small, 4, Some(Jump { d: 1, k: 1 }), 1);
-        assert!(code.contains("let child = Codes :: default ()"));
+        assert!(code.contains("let mut child = Codes :: default ()"));
         assert!(!code.contains("slide") && !code.contains("prefetch") && !code.contains("cs ["));
     }
 
