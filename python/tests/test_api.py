@@ -196,3 +196,17 @@ def test_the_search_runs_without_the_gil():
     assert seconds > 0.3, "the search is too short to tell"
     # With the GIL held, the ticking thread would not run at all during the search.
     assert len(during) > seconds / 0.01 / 4
+
+
+def test_bound_lines_on_stderr_only_when_live(capfd):
+    import re
+
+    def untimed(text):
+        return [re.sub(r" \(\d+\.\d\d sec\)$", "", line) for line in text.splitlines()]
+
+    fifteen.solve("076823514", heuristic="manhattan", threads=1)
+    assert capfd.readouterr().err == ""
+    fifteen.solve("076823514", heuristic="manhattan", threads=1, live=True)
+    err = capfd.readouterr().err
+    _, out, _ = cli("solve", "076823514", "--heuristic", "manhattan", "--threads", "1")
+    assert untimed(err) == untimed(out)[:-1] and len(untimed(err)) == 5

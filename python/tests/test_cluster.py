@@ -359,3 +359,22 @@ def test_tls_between_driver_scheduler_and_workers(cluster, tmp_path):
     assert plain.stderr.startswith(
         f"the scheduler {running.address} speaks TLS: give"
     ), plain.stderr
+
+
+def test_a_worker_with_another_version_is_refused_in_one_line(cluster, tmp_path):
+    """A worker whose Python finds another release of the package first (here one that says
+    it is 0.0.1-other, ahead on its PYTHONPATH) is named, with both versions."""
+    other = tmp_path / "other" / "fifteen"
+    other.mkdir(parents=True)
+    (other / "__init__.py").write_text('__version__ = "0.0.1-other"\n')
+    running = cluster(workers=1)
+    running.worker(env={"PYTHONPATH": str(other.parent)})
+    wait_workers(running, 2)
+    _, stderr = running.driver(SMALL).communicate(timeout=120)
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert re.fullmatch(
+        r"worker tcp://127\.0\.0\.1:\d+ has fifteen 0\.0\.1-other, the driver fifteen [\d.]+: "
+        r"install the driver's on every worker",
+        lines[0],
+    ), lines[0]
