@@ -210,3 +210,29 @@ def test_bound_lines_on_stderr_only_when_live(capfd):
     err = capfd.readouterr().err
     _, out, _ = cli("solve", "076823514", "--heuristic", "manhattan", "--threads", "1")
     assert untimed(err) == untimed(out)[:-1] and len(untimed(err)) == 5
+
+
+def test_tables_are_read_once_per_process(tmp_path, capfd):
+    """Once read, a table is kept for the process: its file removed, later calls still search
+    with it, and do not build it again. Two threads that need it at once both get their answer
+    and the table is built once."""
+    folder = tmp_path / "fresh"
+    positions = ["076823514", "867254301"]
+    answers = {}
+
+    def solve(position):
+        answers[position] = fifteen.solve(position, heuristic="8", tables=folder, threads=1)
+
+    threads = [threading.Thread(target=solve, args=(p,)) for p in positions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    err = capfd.readouterr().err
+    assert err.count("building the 3x3 8 table") == 1, err
+    table = folder / "3x3_1-2-3-4-5-6-7-8.pdb"
+    table.unlink()
+    again = fifteen.solve(positions[0], heuristic="8", tables=folder, threads=1)
+    assert "building" not in capfd.readouterr().err and not table.exists()
+    assert again.moves == answers[positions[0]].moves
+    assert [answers[p].length for p in positions] == [26, 31]

@@ -3,8 +3,9 @@
 //! rather than once a call.
 //!
 //! Invariant: nothing is kept until [`keep_tables`] is called, so the command line, which
-//! solves once per process, reads its tables as before; a kept heuristic with a damaged
-//! block is never handed out again (the caller reads the tables anew, whole).
+//! solves once per process, reads its tables as before; once it is, heuristics are resolved
+//! one at a time ([`loading`]), so threads that ask at once share one copy; a kept heuristic
+//! with a damaged block is never handed out again (the caller reads the tables anew, whole).
 
 use crate::board::Board;
 use crate::heuristic::store::Choice;
@@ -26,6 +27,20 @@ pub struct Key {
 type Kept = Mutex<HashMap<(Key, bool), Heuristic>>;
 
 static KEPT: OnceLock<Kept> = OnceLock::new();
+
+/// Held while a heuristic is resolved for keeping, so that threads asking for the same tables
+/// at once read them once: the first reads, the others then find them kept.
+static LOADING: Mutex<()> = Mutex::new(());
+
+/// One resolution at a time while tables are kept (`None`: nothing is kept, nothing waits).
+pub fn loading() -> Option<std::sync::MutexGuard<'static, ()>> {
+    KEPT.get()?;
+    Some(
+        LOADING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    )
+}
 
 /// From now on, every heuristic resolved is kept for the rest of the process.
 pub fn keep_tables() {

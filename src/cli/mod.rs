@@ -253,6 +253,7 @@ impl HeuristicArgs {
             choice: choice.clone(),
             board,
         };
+        let _one_at_a_time = kept::loading();
         if let Some(heuristic) = kept::get(&key, lazy) {
             return Ok(heuristic);
         }
