@@ -484,7 +484,7 @@ pub fn plan_heuristic(
 
 /// Searches the items `items` of `plan` (named `name` in messages) in this order, with the
 /// tables in `tables`, handing each result to `each` as soon as it is found; without the plan's
-/// `all`, an item after one that holds a solution is not searched.
+/// `all`, an item after one that holds a solution is not searched (no items: nothing to do).
 pub fn run_items(
     plan: &Plan,
     name: &str,
@@ -503,9 +503,6 @@ pub fn run_items(
                 n => format!("{name} has items 0 to {}, not {i}", n - 1),
             }));
         }
-    }
-    if items.is_empty() {
-        return Err(bad("no item to search: give at least one"));
     }
     let (heuristic, machine) = plan_heuristic(plan, name, tables)?;
     // The earliest item seen to hold a solution: one thread searches nothing after it.
