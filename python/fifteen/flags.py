@@ -1,6 +1,9 @@
 """Keyword arguments as the command line's flags: `size="4x4"` is `--size 4x4`, `all=True` is
 `--all`, None and False are left out. The core reads them with the binary's own parser, so
-every check and message is the binary's."""
+every check and message is the binary's.
+
+Invariant: the words built are the command line a user would type for the same options, so
+the core can only accept what the binary accepts."""
 
 
 def position_words(position):

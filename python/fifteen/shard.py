@@ -1,8 +1,8 @@
 """`fifteen shard` in this process: a bound cut into items (plan), items searched (run), and
 their results merged into the bound's lines, as `fifteen solve --threads 1` finds it (merge).
 
-Plans and results are the JSON texts `fifteen shard` writes to its files, so either side may
-be the binary or this package."""
+Invariant: plans and results are the JSON that `fifteen shard` writes to its files (the same
+text but its final line end), so either side may be the binary or this package."""
 
 from . import _core
 from .flags import flags, position_words

@@ -1,5 +1,8 @@
 """`fifteen.solve`: one position solved in this process, as `fifteen solve --json` reports it,
-and `solve_many` for several positions, which read the tables once between them."""
+and `solve_many` for several positions, which read the tables once between them.
+
+Invariant: a `Solved` holds what `fifteen solve --json` reports for the same options (kept
+whole in its `report`); nothing of it is computed here."""
 
 import json
 from dataclasses import dataclass, field

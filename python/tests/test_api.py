@@ -239,3 +239,23 @@ def test_tables_are_read_once_per_process(tmp_path, capfd):
     assert "building" not in capfd.readouterr().err and not table.exists()
     assert again.moves == answers[positions[0]].moves
     assert [answers[p].length for p in positions] == [26, 31]
+
+
+def test_the_binary_and_the_package_share_plans_and_results(tmp_path):
+    """A plan of the package run by `fifteen shard run`, its results merged by the package,
+    gives the lines of `fifteen shard merge` on the same files."""
+    plan = fifteen.shard_plan("26071e5349afcdb8", bound="33+5", items=40, heuristic="manhattan")
+    path = tmp_path / "plan.json"
+    path.write_text(plan)
+    count = len(json.loads(plan)["items"])
+    listed = ",".join(str(i) for i in range(count))
+    (tmp_path / "results").mkdir()
+    cli("shard", "run", str(path), "--item", listed, "--out-dir", str(tmp_path / "results"))
+    files = sorted((tmp_path / "results").glob("*.json"))
+    assert files and len(files) <= count
+    _, out, _ = cli("shard", "merge", str(path), *map(str, files))
+    merged = fifteen.shard_merge(plan, [f.read_text() for f in files])
+    assert merged == out.splitlines() and merged[0] == " ... no solution with 33+5 moves"
+    # The same item gives the same result, but the file's final line end.
+    assert files[0].name == "0.json"
+    assert fifteen.shard_run(plan, [0]) == [files[0].read_text().rstrip("\n")]

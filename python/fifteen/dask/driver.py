@@ -12,6 +12,10 @@ one that cannot ends the search with one line naming it. With `--journal DIR` ev
 result is kept in DIR, so a driver started again on it takes the finished items from there
 instead of running them again. The bound's progress (tasks done and to do, nodes) is a line
 on stderr when stderr is a terminal, and a summary line a bound in any case.
+
+Invariant: stdout gets the lines of `fifteen solve --threads 1` (times aside), whatever the
+workers, their failures and restarts: every bound is merged from the results of every item up
+to its first solution, each the same bytes wherever and however often it ran.
 """
 
 import argparse
