@@ -49,6 +49,10 @@ pub mod prune;
 pub mod random;
 pub mod sliding;
 
+/// The version of this library and binary; plans of `fifteen shard` name it, and a worker of
+/// another version refuses them.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub use board::{Board, Direction};
 pub use engine::{
     BoundStats, Engine, EngineError, EngineKind, SearchOptions, SearchOutcome, SearchStats,

@@ -7,6 +7,7 @@ pub mod apply;
 pub mod batch;
 pub mod compare;
 pub mod crosscheck;
+pub mod kept;
 pub mod live;
 pub mod manual;
 pub mod moves;
@@ -247,12 +248,24 @@ impl HeuristicArgs {
         if choice == Choice::Manhattan {
             return Ok(Heuristic::Manhattan);
         }
+        let key = kept::Key {
+            dir: crate::heuristic::cache::table_dir(self.tables.as_deref()).ok(),
+            choice: choice.clone(),
+            board,
+        };
+        let _one_at_a_time = kept::loading();
+        if let Some(heuristic) = kept::get(&key, lazy) {
+            return Ok(heuristic);
+        }
         let found = Store::new(self.tables.as_deref()).and_then(|mut store| {
             store.lazy = lazy;
             store.heuristic(&choice, board)
         });
         match found {
-            Ok(heuristic) => Ok(heuristic),
+            Ok(heuristic) => {
+                kept::put(key, lazy, &heuristic);
+                Ok(heuristic)
+            }
             // Unasked-for tables that cannot be had (no cache directory, no memory) are no
             // reason to fail: Knuth's bound always works.
             Err(message) if choice == Choice::Default => {
@@ -341,6 +354,34 @@ pub fn finish() -> Result<(), Failure> {
     Ok(())
 }
 
+/// Where a solve's report goes: the command line's standard output with its bound lines and
+/// progress line as the search goes (`live`), or any writer, with the report alone.
+pub struct Report<'a> {
+    pub out: &'a mut dyn std::io::Write,
+    pub live: bool,
+}
+
+/// Whether `solve`'s `--engine` was given on the command line (with `--metric mtm` the
+/// default engine depends on the board otherwise).
+fn engine_given(matches: &clap::ArgMatches) -> bool {
+    matches
+        .subcommand_matches("solve")
+        .and_then(|m| m.value_source("engine"))
+        == Some(clap::parser::ValueSource::CommandLine)
+}
+
+/// The command line `argv` (its first word the program's name) read as the binary reads it,
+/// and whether `solve --engine` was given; a usage error is the binary's one line.
+pub fn parse_from(argv: &[String]) -> Result<(Cli, bool), Failure> {
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command()
+        .try_get_matches_from(argv)
+        .map_err(|error| Failure::BadInput(one_line(&error.render().to_string())))?;
+    let cli = Cli::from_arg_matches(&matches)
+        .map_err(|error| Failure::BadInput(one_line(&error.render().to_string())))?;
+    Ok((cli, engine_given(&matches)))
+}
+
 /// Runs the command line and returns the process's exit status.
 pub fn main() -> ExitCode {
     use clap::{CommandFactory, FromArgMatches};
@@ -370,10 +411,7 @@ pub fn main() -> ExitCode {
         }
     };
     // With --metric mtm, `solve` picks the reference MTM engine unless --engine was given.
-    let engine_given = matches
-        .subcommand_matches("solve")
-        .and_then(|m| m.value_source("engine"))
-        == Some(clap::parser::ValueSource::CommandLine);
+    let engine_given = engine_given(&matches);
     use crate::mtm::Metric;
     let result = match cli.command {
         Command::Solve(args) if args.metric == Metric::Mtm => match &args.file {

@@ -128,6 +128,22 @@ fn options(args: &SolveArgs, engine: &dyn Engine, live: Option<Arc<Live>>) -> Se
 
 /// `fifteen solve --metric mtm POSITION`.
 pub fn solve(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
+    let mut out = std::io::stdout();
+    let report = super::Report {
+        out: &mut out,
+        live: true,
+    };
+    solve_to(args, engine_given, report)
+}
+
+/// `fifteen solve --metric mtm POSITION`, its report written to `report.out`; the bound lines
+/// and the progress line only with `report.live` (see [`super::solve::run_to`]).
+pub fn solve_to(
+    args: &SolveArgs,
+    engine_given: bool,
+    report: super::Report,
+) -> Result<(), Failure> {
+    let super::Report { out, live } = report;
     check_solve_flags(args, engine_given)?;
     let text = args.position.join(" ");
     let start = Position::parse(&text, args.board.size, args.board.convention)
@@ -136,25 +152,25 @@ pub fn solve(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
     let goal = args.goal.read(Some(start.board()), args.board.convention)?;
     let engine = solve_engine(args, engine_given, Some(start.board()))?;
     if !super::solve::reachable(&start, goal.as_ref()).map_err(Failure::BadInput)? {
-        return unsolvable(&start, args);
+        return unsolvable(&start, args, out);
     }
     let engine = super::GoalArgs::engine(goal.as_ref(), engine);
-    let (ticker, live) = match engine.name() {
+    let (ticker, progress_line) = match engine.name() {
         "bfs" => (None, None),
+        _ if !live => (None, None),
         _ => Ticker::start().unzip(),
     };
     let mut lines = BoundLines::new(args.json, ticker);
     let mut progress = |bound: &BoundStats| {
-        if bound.solutions == 0 {
+        if bound.solutions == 0 && live {
             lines.print(&bound_line_mtm(bound));
         }
     };
-    let options = options(args, engine.as_ref(), live);
+    let options = options(args, engine.as_ref(), progress_line);
     let outcome = engine
         .solve(&start, &options, &mut progress)
         .map_err(Failure::bad_input)?;
     lines.finish()?;
-    let mut out = super::out();
     if args.json {
         writeln!(
             out,
@@ -162,12 +178,12 @@ pub fn solve(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
             json_report(&start, args, engine.name(), &outcome)
         )?;
     } else {
-        print_text(&mut out, &start, args, engine.name(), &outcome)?;
+        print_text(out, &start, args, engine.name(), &outcome)?;
     }
     Ok(())
 }
 
-fn unsolvable(start: &Position, args: &SolveArgs) -> Result<(), Failure> {
+fn unsolvable(start: &Position, args: &SolveArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let hint = match args.goal.goal {
         None => convention_hint(start, args.board.convention),
         Some(_) => None,
@@ -181,7 +197,7 @@ fn unsolvable(start: &Position, args: &SolveArgs) -> Result<(), Failure> {
             "metric": "mtm",
             "solvable": false,
         });
-        writeln!(super::out(), "{report}")?;
+        writeln!(out, "{report}")?;
         return Err(Failure::NoSolution(String::new()));
     }
     Err(Failure::NoSolution(EngineError::Unsolvable.to_string()))

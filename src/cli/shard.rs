@@ -245,6 +245,29 @@ fn checksums(heuristic: &Heuristic) -> Vec<String> {
 }
 
 fn plan(args: &PlanArgs) -> Result<(), Failure> {
+    let plan = make_plan(args)?;
+    save(&args.out, &plan)?;
+    let subtrees = plan.items.iter().filter(|i| !i.is_solution()).count();
+    let depth = plan.items.iter().map(|i| i.moves.len()).max().unwrap_or(0);
+    writeln!(
+        super::out(),
+        "bound {}: {} at depth {depth} ({subtrees} subtrees, {} solutions above the cut), {} nodes above the cut; plan {} in {}",
+        plan.bound,
+        match plan.items.len() {
+            1 => "1 item".to_string(),
+            n => format!("{n} items"),
+        },
+        plan.items.len() - subtrees,
+        plan.above,
+        plan.id,
+        args.out.display()
+    )?;
+    Ok(())
+}
+
+/// The plan of `args` (its `out` is not written): the bound's cut and what a worker must
+/// match, its id the checksum of the rest.
+pub fn make_plan(args: &PlanArgs) -> Result<Plan, Failure> {
     if args.engine == EngineKind::Bfs {
         return Err(bad(
             "shard cuts the bounds of the IDA* engines: --engine automaton or ida, not bfs",
@@ -321,7 +344,7 @@ fn plan(args: &PlanArgs) -> Result<(), Failure> {
     let mut plan = Plan {
         format: PLAN_FORMAT.into(),
         id: String::new(),
-        version: env!("CARGO_PKG_VERSION").into(),
+        version: crate::VERSION.into(),
         board: start.board().to_string(),
         position: start.notation(args.board.convention),
         convention: name(&args.board.convention),
@@ -338,22 +361,7 @@ fn plan(args: &PlanArgs) -> Result<(), Failure> {
     };
     let body = serde_json::to_vec(&plan).map_err(Failure::bad_input)?;
     plan.id = format!("{:08x}-{}", crc32fast::hash(&body), body.len());
-    save(&args.out, &plan)?;
-    let subtrees = plan.items.iter().filter(|i| !i.is_solution()).count();
-    let depth = plan.items.iter().map(|i| i.moves.len()).max().unwrap_or(0);
-    writeln!(
-        super::out(),
-        "bound {}: {} at depth {depth} ({subtrees} subtrees, {} solutions above the cut), {above} nodes above the cut; plan {} in {}",
-        plan.bound,
-        match plan.items.len() {
-            1 => "1 item".to_string(),
-            n => format!("{n} items"),
-        },
-        plan.items.len() - subtrees,
-        plan.id,
-        args.out.display()
-    )?;
-    Ok(())
+    Ok(plan)
 }
 
 /// Writes `value` as one line of JSON to `path`, atomically.
@@ -379,24 +387,30 @@ fn load<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> Result<T, Fa
 /// Reads the plan `path`, checking its format.
 fn load_plan(path: &Path) -> Result<Plan, Failure> {
     let plan: Plan = load(path, "plan")?;
+    check_format(plan, &path.display().to_string())
+}
+
+/// `plan`, named `name` in messages, if it is of this binary's format.
+fn check_format(plan: Plan, name: &str) -> Result<Plan, Failure> {
     if plan.format != PLAN_FORMAT {
         return Err(bad(format!(
-            "{} is a plan of another format ({:?}, not {PLAN_FORMAT:?})",
-            path.display(),
+            "{name} is a plan of another format ({:?}, not {PLAN_FORMAT:?})",
             plan.format
         )));
     }
     Ok(plan)
 }
 
-/// The start position of `plan` and its convention.
-fn plan_start(plan: &Plan, path: &Path) -> Result<(Position, Convention), Failure> {
-    let damaged = |what: &str| {
-        bad(format!(
-            "{}: the plan's {what} cannot be read",
-            path.display()
-        ))
-    };
+/// The plan in the JSON `text`, named `name` in messages (as a file's path is).
+pub fn read_plan(text: &str, name: &str) -> Result<Plan, Failure> {
+    let plan: Plan = serde_json::from_str(text)
+        .map_err(|error| bad(format!("{name} is not a plan of fifteen shard: {error}")))?;
+    check_format(plan, name)
+}
+
+/// The start position of `plan` (named `name`) and its convention.
+fn plan_start(plan: &Plan, name: &str) -> Result<(Position, Convention), Failure> {
+    let damaged = |what: &str| bad(format!("{name}: the plan's {what} cannot be read"));
     let board: Board = plan.board.parse().map_err(|_| damaged("board"))?;
     let convention =
         Convention::from_str(&plan.convention, false).map_err(|_| damaged("convention"))?;
@@ -408,30 +422,6 @@ fn plan_start(plan: &Plan, path: &Path) -> Result<(Position, Convention), Failur
 fn run_item(args: &RunArgs) -> Result<(), Failure> {
     let path = &args.plan;
     let plan = load_plan(path)?;
-    let version = env!("CARGO_PKG_VERSION");
-    if plan.version != version {
-        return Err(bad(format!(
-            "{} was planned by fifteen {}; this worker is fifteen {version}",
-            path.display(),
-            plan.version
-        )));
-    }
-    let (start, _) = plan_start(&plan, path)?;
-    let engine = EngineKind::from_str(&plan.engine, false).map_err(|_| {
-        bad(format!(
-            "{}: unknown engine {:?}",
-            path.display(),
-            plan.engine
-        ))
-    })?;
-    for &i in &args.item {
-        if i >= plan.items.len() {
-            return Err(bad(match plan.items.len() {
-                0 => format!("{} has no items (merge needs no result)", path.display()),
-                n => format!("{} has items 0 to {}, not {i}", path.display(), n - 1),
-            }));
-        }
-    }
     let out = |i: usize| match (&args.out, &args.out_dir) {
         (Some(out), _) if args.item.len() == 1 => Ok(out.clone()),
         (_, Some(dir)) => Ok(dir.join(format!("{i}.json"))),
@@ -439,36 +429,85 @@ fn run_item(args: &RunArgs) -> Result<(), Failure> {
             "--out takes the result of one item: give --out-dir DIR for several",
         )),
     };
+    // Said before any search.
     out(args.item[0])?;
+    let name = path.display().to_string();
+    let tables = args.tables.as_deref();
+    run_items(&plan, &name, &args.item, tables, &mut |result| {
+        save(&out(result.item)?, &result)
+    })
+}
+
+/// A worker searches only the plans of its own version.
+fn check_version(plan: &Plan, name: &str) -> Result<(), Failure> {
+    let version = crate::VERSION;
+    if plan.version != version {
+        return Err(bad(format!(
+            "{name} was planned by fifteen {}; this worker is fifteen {version}",
+            plan.version
+        )));
+    }
+    Ok(())
+}
+
+/// The heuristic that `plan` (named `name`) was cut with, from the tables in `tables` (default:
+/// `$FIFTEEN_TABLES`, else the cache), if they are the plan's; and the pruning machine.
+pub fn plan_heuristic(
+    plan: &Plan,
+    name: &str,
+    tables: Option<&Path>,
+) -> Result<(Heuristic, std::sync::Arc<crate::prune::Machine>), Failure> {
+    check_version(plan, name)?;
+    let (start, _) = plan_start(plan, name)?;
     let choice: Choice = plan.heuristic.parse().map_err(bad)?;
-    let prune = Prune::from_str(&plan.prune, false).map_err(|_| {
-        bad(format!(
-            "{}: unknown pruning {:?}",
-            path.display(),
-            plan.prune
-        ))
-    })?;
-    let machine = super::machine(prune, args.tables.as_deref());
-    let tables = HeuristicArgs {
+    let prune = Prune::from_str(&plan.prune, false)
+        .map_err(|_| bad(format!("{name}: unknown pruning {:?}", plan.prune)))?;
+    let machine = super::machine(prune, tables);
+    let args = HeuristicArgs {
         heuristic: Some(choice),
-        tables: args.tables.clone(),
+        tables: tables.map(Path::to_path_buf),
         prune: None,
     };
-    let heuristic = tables.resolve(start.board(), Choice::Default, true)?;
+    let heuristic = args.resolve(start.board(), Choice::Default, true)?;
     let ours = checksums(&heuristic);
     if heuristic.name() != plan.heuristic || ours != plan.tables {
         return Err(bad(format!(
-            "{}: this worker's {} tables (checksums {}) are not the plan's ({} {}): build them from the same binary, or share the planner's",
-            path.display(),
+            "{name}: this worker's {} tables (checksums {}) are not the plan's ({} {}): build them from the same binary, or share the planner's",
             heuristic.name(),
             ours.join(","),
             plan.heuristic,
             plan.tables.join(",")
         )));
     }
+    Ok((heuristic, machine))
+}
+
+/// Searches the items `items` of `plan` (named `name` in messages) in this order, with the
+/// tables in `tables`, handing each result to `each` as soon as it is found; without the plan's
+/// `all`, an item after one that holds a solution is not searched (no items: nothing to do).
+pub fn run_items(
+    plan: &Plan,
+    name: &str,
+    items: &[usize],
+    tables: Option<&Path>,
+    each: &mut dyn FnMut(ShardResult) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    check_version(plan, name)?;
+    let (start, _) = plan_start(plan, name)?;
+    let engine = EngineKind::from_str(&plan.engine, false)
+        .map_err(|_| bad(format!("{name}: unknown engine {:?}", plan.engine)))?;
+    for &i in items {
+        if i >= plan.items.len() {
+            return Err(bad(match plan.items.len() {
+                0 => format!("{name} has no items (merge needs no result)"),
+                n => format!("{name} has items 0 to {}, not {i}", n - 1),
+            }));
+        }
+    }
+    let (heuristic, machine) = plan_heuristic(plan, name, tables)?;
     // The earliest item seen to hold a solution: one thread searches nothing after it.
     let mut first = usize::MAX;
-    for &i in &args.item {
+    for &i in items {
         if i > first && !plan.all {
             continue;
         }
@@ -489,8 +528,7 @@ fn run_item(args: &RunArgs) -> Result<(), Failure> {
             )
             .ok_or_else(|| {
                 bad(format!(
-                    "{}: item {i} does not lead to a node of the bound (the plan was changed)",
-                    path.display(),
+                    "{name}: item {i} does not lead to a node of the bound (the plan was changed)"
                 ))
             })?;
             shard::search(engine, &heuristic, &machine, &subtree, plan.all)
@@ -502,14 +540,13 @@ fn run_item(args: &RunArgs) -> Result<(), Failure> {
         if !found.solutions.is_empty() {
             first = first.min(i);
         }
-        let result = ShardResult {
+        each(ShardResult {
             format: RESULT_FORMAT.into(),
             plan: plan.id.clone(),
             item: i,
             nodes: found.nodes,
             solutions: found.solutions,
-        };
-        save(&out(i)?, &result)?;
+        })?;
     }
     Ok(())
 }
@@ -517,35 +554,51 @@ fn run_item(args: &RunArgs) -> Result<(), Failure> {
 fn merge(args: &MergeArgs) -> Result<(), Failure> {
     let path = &args.plan;
     let plan = load_plan(path)?;
-    let (start, convention) = plan_start(&plan, path)?;
-    let mut results: Vec<Option<Found>> = vec![None; plan.items.len()];
+    let mut results = Vec::new();
     for file in &args.results {
         let result: ShardResult = load(file, "result")?;
+        results.push((file.display().to_string(), result));
+    }
+    let lines = merge_lines(&plan, &path.display().to_string(), results)?;
+    let mut out = super::out();
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The lines of `fifteen shard merge` for `plan` (named `name`) and its `results`, each named
+/// in messages by the name beside it: the bound's solutions or its failure line, its nodes, and
+/// the next bound after a failure.
+pub fn merge_lines(
+    plan: &Plan,
+    name: &str,
+    results: Vec<(String, ShardResult)>,
+) -> Result<Vec<String>, Failure> {
+    let (start, convention) = plan_start(plan, name)?;
+    let mut slots: Vec<Option<Found>> = vec![None; plan.items.len()];
+    for (file, result) in results {
         if result.format != RESULT_FORMAT || result.plan != plan.id {
             return Err(bad(format!(
-                "{} is a result of another plan ({}, not {})",
-                file.display(),
-                result.plan,
-                plan.id
+                "{file} is a result of another plan ({}, not {})",
+                result.plan, plan.id
             )));
         }
         let found = Found {
             nodes: result.nodes,
             solutions: result.solutions,
         };
-        match results.get_mut(result.item) {
+        match slots.get_mut(result.item) {
             None => {
                 return Err(bad(format!(
-                    "{} is for item {}, but the plan has {} items",
-                    file.display(),
+                    "{file} is for item {}, but the plan has {} items",
                     result.item,
                     plan.items.len()
                 )))
             }
             Some(Some(earlier)) if *earlier != found => {
                 return Err(bad(format!(
-                    "{} disagrees with another result for item {}",
-                    file.display(),
+                    "{file} disagrees with another result for item {}",
                     result.item
                 )))
             }
@@ -553,7 +606,7 @@ fn merge(args: &MergeArgs) -> Result<(), Failure> {
         }
     }
     // A solution above the cut needs no worker.
-    for (item, slot) in plan.items.iter().zip(&mut results) {
+    for (item, slot) in plan.items.iter().zip(&mut slots) {
         if item.is_solution() {
             *slot = Some(Found {
                 nodes: 0,
@@ -562,43 +615,40 @@ fn merge(args: &MergeArgs) -> Result<(), Failure> {
         }
     }
     let befores = plan.items.iter().map(|item| item.before);
-    let found = parallel::merge(plan.above, befores.zip(results), plan.all).map_err(|i| {
+    let found = parallel::merge(plan.above, befores.zip(slots), plan.all).map_err(|i| {
         bad(format!(
-            "{}: no result for item {i} (fifteen shard run {} --item {i} --out FILE)",
-            path.display(),
-            path.display()
+            "{name}: no result for item {i} (fifteen shard run {name} --item {i} --out FILE)"
         ))
     })?;
     // The root counts once for the whole search, in the first bound.
     let nodes = found.nodes + u64::from(plan.sad == 0);
-    let mut out = super::out();
     let manhattan = start.manhattan() as u32;
     for moves in &found.solutions {
         if start.replay(moves).map_or(true, |end| !end.is_goal()) {
             return Err(bad(format!(
-                "{}: a solution of the results does not solve {}",
-                path.display(),
+                "{name}: a solution of the results does not solve {}",
                 plan.position
             )));
         }
     }
     let count = found.solutions.len();
+    let mut lines = Vec::new();
     for moves in found.solutions {
         let solution = Solution::with_length(moves, manhattan);
         let moves = start.moves_notation(&solution.moves, convention);
         let (happy, sad) = (solution.happy, solution.sad);
-        writeln!(out, "Solution in {happy}+{sad} moves: {moves}")?;
+        lines.push(format!("Solution in {happy}+{sad} moves: {moves}"));
     }
     if count == 0 {
-        writeln!(out, " ... no solution with {} moves", plan.bound)?;
+        lines.push(format!(" ... no solution with {} moves", plan.bound));
     } else if plan.all {
         let plural = if count == 1 { "" } else { "s" };
-        writeln!(out, "{count} optimal solution{plural}")?;
+        lines.push(format!("{count} optimal solution{plural}"));
     }
-    writeln!(out, "{nodes} nodes generated in bound {}", plan.bound)?;
+    lines.push(format!("{nodes} nodes generated in bound {}", plan.bound));
     if count == 0 {
         let (happy, sad) = knuth_bound(&start, plan.happy + 1, plan.sad + 1);
-        writeln!(out, "next bound: {happy}+{sad}")?;
+        lines.push(format!("next bound: {happy}+{sad}"));
     }
-    Ok(())
+    Ok(lines)
 }

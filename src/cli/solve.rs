@@ -176,6 +176,18 @@ pub fn convention_hint(start: &Position, convention: Convention) -> Option<Strin
 /// Solves the one position of the command line (`--file` is [`super::batch`]'s, which uses the
 /// helpers of this file: the command line picks one of the two).
 pub fn run(args: &SolveArgs) -> Result<(), Failure> {
+    let mut out = std::io::stdout();
+    let report = super::Report {
+        out: &mut out,
+        live: true,
+    };
+    run_to(args, report)
+}
+
+/// Solves the one position of `args`, its report (text or `--json`) written to `report.out`;
+/// with `report.live`, the bound lines and the progress line as the command line shows them.
+pub fn run_to(args: &SolveArgs, report: super::Report) -> Result<(), Failure> {
+    let super::Report { out, live } = report;
     check_flags(args)?;
     let start = parse_start(args)?;
     let options = SearchOptions {
@@ -201,7 +213,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
                 "position": start.notation(args.board.convention),
                 "solvable": false,
             });
-            writeln!(super::out(), "{report}")?;
+            writeln!(out, "{report}")?;
             return Err(Failure::NoSolution(String::new()));
         }
         return Err(Failure::NoSolution(
@@ -215,12 +227,14 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         heuristic,
         ..options
     };
-    let (ticker, live) = match args.engine {
+    let (ticker, progress_line) = match args.engine {
         EngineKind::Bfs => (None, None),
+        _ if !live => (None, None),
         _ => Ticker::start().unzip(),
     };
-    options.live = live;
-    if args.engine != EngineKind::Bfs && args.heuristic.heuristic != Some(Choice::Manhattan) {
+    options.live = progress_line;
+    let hint = live && args.heuristic.heuristic != Some(Choice::Manhattan);
+    if args.engine != EngineKind::Bfs && hint {
         hint_after(
             std::time::Duration::from_secs(10),
             stronger_tables(
@@ -240,7 +254,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         let mut bounds = 0;
         let mut progress = |bound: &BoundStats| {
             bounds += 1;
-            if bound.solutions == 0 && bounds > printed {
+            if bound.solutions == 0 && bounds > printed && live {
                 printed = bounds;
                 lines.print(&bound_line(bound));
             }
@@ -257,12 +271,11 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         }
     };
     lines.finish()?;
-    let mut out = super::out();
     if args.json {
         let report = json_report(&start, args, &options.heuristic, &outcome);
         writeln!(out, "{report}")?;
     } else {
-        print_text(&mut out, &start, args, &options.heuristic, &outcome)?;
+        print_text(out, &start, args, &options.heuristic, &outcome)?;
     }
     Ok(())
 }

@@ -20,7 +20,6 @@
 //! path is reported, none is left to be deduced.
 
 use super::parallel::{self, Found, Subtree};
-use super::shard;
 use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
 use crate::board::{Board, Direction};
 use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
@@ -254,7 +253,7 @@ macro_rules! instantiate {
 
         /// Hands `visit` the automaton of the board as the parallel search sees it (nodes
         /// counted), for one bound's cut or one subtree of it (the shard commands).
-        pub fn visit_split<V: shard::Visit>(
+        pub fn visit_split<V: parallel::Visit>(
             heuristic: &Heuristic,
             prune: &prune::Machine,
             board: Board,

@@ -71,6 +71,14 @@ pub enum Kind<S = Subtree> {
     Solution(Vec<u8>),
 }
 
+/// Something done with an engine as the parallel search sees it (the engines' types differ
+/// by board and heuristic, so they are handed to it rather than returned): the engines'
+/// `visit_split` hand theirs to it, for the shard commands ([`super::shard`]).
+pub trait Visit {
+    type Output;
+    fn visit<E: Splittable>(self, engine: &E) -> Self::Output;
+}
+
 /// An IDA* engine as the parallel bound sees it.
 pub trait Splittable: Sync {
     /// What one worker thread keeps between subtrees (the automaton's machine).

@@ -122,7 +122,7 @@ impl Engine for ReferenceIda {
 
 /// Hands `visit` the reference engine in KORF0's order as the parallel search sees it, for one
 /// bound's cut or one subtree of it (the shard commands).
-pub fn visit_split<V: super::shard::Visit>(
+pub fn visit_split<V: parallel::Visit>(
     tables: Option<&PatternDb>,
     machine: &prune::Machine,
     visit: V,

@@ -7,7 +7,7 @@
 //! what a thread of the parallel search finds there, and [`parallel::merge`] of the results
 //! is the answer of one thread.
 
-use super::parallel::{self, Found, Item, Kind, Splittable, Subtree};
+use super::parallel::{self, Found, Item, Kind, Splittable, Subtree, Visit};
 use super::{automaton, reference, EngineError, EngineKind};
 use crate::board::Board;
 use crate::heuristic::pdb::{piece_cells, PatternDb};
@@ -15,13 +15,6 @@ use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune::Machine;
 use std::collections::{HashMap, HashSet};
-
-/// Something done with an engine as the parallel search sees it (the engines' types differ
-/// by board and heuristic, so they are handed to it rather than returned).
-pub trait Visit {
-    type Output;
-    fn visit<E: Splittable>(self, engine: &E) -> Self::Output;
-}
 
 /// Hands `visit` the engine `kind` for `board` with `heuristic` and the pruning `machine`.
 fn visit<V: Visit>(

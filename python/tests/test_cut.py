@@ -1,6 +1,6 @@
 """How the driver cuts and batches a bound from the sizes of the bound before (no cluster)."""
 
-from fifteen_dask.driver import TASKS, Past, batches
+from fifteen.dask.cut import TASKS, Past, batches
 
 
 def item(*moves):

@@ -1,0 +1,380 @@
+"""The Dask driver on a cluster started as its users start one: `dask scheduler` from a Python
+that has only `distributed` (not this package), two `dask worker` processes (each a nanny and
+its worker process), and `python -m fifteen.dask` from a directory where no source of the
+package lies. It gives the lines of `fifteen solve --threads 1`; with a worker killed
+(SIGKILL) mid-bound, or a worker and its nanny; and when started again on the journal of a
+driver killed mid-search, without running again the items that journal holds; it refuses a
+worker with other tables, or without the package, in one line naming it; and it runs over TLS
+on certificates made here."""
+
+import datetime
+import ipaddress
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from distributed import Client
+
+from conftest import ROOT, cli
+
+# A Python with distributed alone, for the scheduler (and for a worker without the package).
+BARE = Path(os.environ.get("FIFTEEN_BARE_VENV", ROOT / "target/dask-bare-venv"))
+HERE = Path(sys.executable).parent
+# A small 4x4 position of tests/data/corpus.tsv (40 moves, 7 bounds), and Korf's #17 (66 moves,
+# 13 bounds, a few seconds on one thread): long enough to kill a process mid-search.
+SMALL = "26071e5349afcdb8"
+LARGER = "46ed78b93af5c021"
+
+
+def untimed(text):
+    return [re.sub(r" \(\d+\.\d\d sec\)$", "", line) for line in text.splitlines()]
+
+
+def one_thread(position, *flags):
+    _, out, _ = cli("solve", position, "--threads", "1", *flags)
+    return untimed(out)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for(condition, what, timeout=120):
+    clock = time.monotonic()
+    while not condition():
+        assert time.monotonic() - clock < timeout, f"waited too long for {what}"
+        time.sleep(0.05)
+
+
+class Cluster:
+    """A scheduler and workers as subprocesses of the test, each in a session of its own,
+    started from `folder` (where no package source is)."""
+
+    def __init__(self, folder, tls=None):
+        self.folder, self.tls, self.processes = folder, tls or [], []
+        protocol = "tls" if tls else "tcp"
+        self.address = f"{protocol}://127.0.0.1:{free_port()}"
+        self.start(
+            BARE / "bin/dask",
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            self.address.rsplit(":", 1)[1],
+            "--no-dashboard",
+            *(["--protocol", "tls"] if tls else []),
+            *self.tls,
+        )
+
+    def start(self, program, *args, env=None):
+        log = open(self.folder / f"process-{len(self.processes)}.log", "w")
+        process = subprocess.Popen(
+            [str(program), *args],
+            cwd=self.folder,
+            env=dict(os.environ, **(env or {})),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.processes.append(process)
+        return process
+
+    def worker(self, python=HERE, env=None):
+        """A `dask worker` of one process with one thread (a nanny and its worker)."""
+        args = ["worker", self.address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"]
+        return self.start(python / "dask", *args, *self.tls, env=env)
+
+    def client(self):
+        security = None
+        if self.tls:
+            from distributed.security import Security
+
+            ca, cert, key = self.tls[1], self.tls[3], self.tls[5]
+            security = Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key)
+        return Client(self.address, security=security, timeout=60)
+
+    def driver(self, position, *flags, env=None):
+        command = [sys.executable, "-m", "fifteen.dask", "solve", position]
+        command += ["--heuristic", "manhattan", "--items", "60", "--task-nodes", "1"]
+        command += ["--scheduler", self.address, *self.tls, *flags]
+        return subprocess.Popen(
+            command,
+            cwd=self.folder,
+            env=dict(os.environ, **(env or {})),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+
+    def close(self):
+        for process in self.processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    assert (BARE / "bin/dask").exists(), f"{BARE} is missing: a venv with distributed alone"
+    bare = subprocess.run([BARE / "bin/python", "-c", "import fifteen"], capture_output=True)
+    assert bare.returncode != 0, "the scheduler's Python must not have the package"
+    folder = tmp_path / "cluster"
+    folder.mkdir()
+    made = []
+
+    def make(workers=2, tls=None, **worker):
+        made.append(Cluster(folder, tls))
+        for _ in range(workers):
+            made[-1].worker(**worker)
+        return made[-1]
+
+    yield make
+    for each in made:
+        each.close()
+
+
+def finish(process, timeout=300):
+    stdout, stderr = process.communicate(timeout=timeout)
+    assert process.returncode == 0, stderr
+    return stdout, stderr
+
+
+def wait_workers(cluster, count):
+    with cluster.client() as client:
+        client.wait_for_workers(count, timeout=60)
+
+
+def test_two_workers_give_the_lines_of_one_thread(cluster):
+    running = cluster()
+    wait_workers(running, 2)
+    stdout, stderr = finish(running.driver(SMALL))
+    assert untimed(stdout) == one_thread(SMALL, "--heuristic", "manhattan")
+    assert untimed(stdout)[-1].startswith("Solution in 34+6 moves: ")
+    # The bounds were cut and run on the workers, in batches of items.
+    ran = re.findall(
+        r"bound \d+\+\d+: (\d+) items, 0 from the journal, (\d+) run in (\d+) tasks", stderr
+    )
+    assert len(ran) == 7, stderr
+    assert sum(int(r[1]) for r in ran) >= 100 and any(int(r[1]) > int(r[2]) for r in ran), stderr
+
+
+def processing_worker(client):
+    """(address, process id) of a worker with a task in progress, if any."""
+    pids = client.run(os.getpid, on_error="return")
+    for address, keys in client.processing().items():
+        if keys and isinstance(pids.get(address), int):
+            return address, pids[address]
+    return None
+
+
+def kill_mid_bound(running, journal, nanny_too):
+    """Starts the driver on LARGER, kills a busy worker (and its nanny) once a few bounds
+    are done; the driver's output."""
+    driver = running.driver(LARGER, "--journal", str(journal))
+    results = lambda: len(list(journal.glob("*-*/*.json")))  # noqa: E731
+    wait_for(lambda: results() >= 150, "results in the journal")
+    with running.client() as client:
+        seen = []
+        wait_for(lambda: seen.append(processing_worker(client)) or seen[-1], "a task in progress")
+        address, pid = seen[-1]
+        nanny_pid = None
+        if nanny_too:
+            nanny_pid = next(
+                p.pid for p in running.processes if p.poll() is None and child_of(p.pid, pid)
+            )
+            os.kill(nanny_pid, signal.SIGKILL)
+        os.kill(pid, signal.SIGKILL)
+    stdout, stderr = finish(driver)
+    return stdout, stderr, nanny_pid
+
+
+def child_of(parent, pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[1]) == parent
+    except OSError:
+        return False
+
+
+def test_a_worker_killed_mid_bound_changes_nothing(cluster, tmp_path):
+    running = cluster()
+    wait_workers(running, 2)
+    stdout, _, _ = kill_mid_bound(running, tmp_path / "journal", nanny_too=False)
+    assert untimed(stdout) == one_thread(LARGER, "--heuristic", "manhattan")
+
+
+def test_a_worker_killed_with_its_nanny_changes_nothing(cluster, tmp_path):
+    running = cluster()
+    wait_workers(running, 2)
+    stdout, _, nanny = kill_mid_bound(running, tmp_path / "journal", nanny_too=True)
+    assert nanny is not None
+    assert untimed(stdout) == one_thread(LARGER, "--heuristic", "manhattan")
+    with running.client() as client:
+        assert len(client.scheduler_info(n_workers=-1)["workers"]) == 1
+
+
+def test_a_driver_restarted_on_its_journal_runs_no_finished_item_again(cluster, tmp_path):
+    running = cluster()
+    wait_workers(running, 2)
+    journal = tmp_path / "journal"
+    first = running.driver(LARGER, "--journal", str(journal))
+
+    def journaled():
+        return {
+            (folder.name, int(result.stem))
+            for folder in journal.glob("*-*")
+            if folder.is_dir()
+            for result in folder.glob("*.json")
+        }
+
+    wait_for(lambda: len(journaled()) >= 150, "results in the journal")
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    kept = journaled()
+    stdout, stderr = finish(running.driver(LARGER, "--journal", str(journal)))
+    assert untimed(stdout) == one_thread(LARGER, "--heuristic", "manhattan")
+    taken = sum(int(n) for n in re.findall(r"(\d+) from the journal", stderr))
+    assert taken == len(kept), stderr
+    assert re.search(r"[1-9]\d* run in", stderr), "the restarted driver ran the rest"
+
+
+def foreign(tables, name, folder):
+    """A copy of the table `name` of `tables` in `folder` with one bit of its payload changed
+    and its checksums made good again: a table that opens, of another checksum."""
+    data = bytearray((tables / name).read_bytes())
+    key_length = int.from_bytes(data[16:20], "little")
+    length = int.from_bytes(data[20 + key_length : 28 + key_length], "little")
+    block = int.from_bytes(data[28 + key_length : 32 + key_length], "little")
+    start = len(data) - length
+    data[start + 100] ^= 1
+    import zlib
+
+    crc = 32 + key_length
+    data[crc : crc + 4] = zlib.crc32(data[start : start + block]).to_bytes(4, "little")
+    blocks = -(-length // block)
+    end = 32 + key_length + 4 * blocks
+    data[end : end + 4] = zlib.crc32(bytes(data[:end])).to_bytes(4, "little")
+    folder.mkdir()
+    (folder / name).write_bytes(bytes(data))
+    return folder
+
+
+def test_a_worker_with_other_tables_is_refused_in_one_line(cluster, tables, tmp_path):
+    other = foreign(tables, "3x3_1-2-3-4-5-6-7-8.pdb", tmp_path / "other")
+    running = cluster(workers=1, env={"FIFTEEN_TABLES": str(tables)})
+    odd = running.worker(env={"FIFTEEN_TABLES": str(other)})
+    wait_workers(running, 2)
+    # The driver plans with the good tables; one worker has the others.
+    driver = running.driver("867254301", "--heuristic", "8", env={"FIFTEEN_TABLES": str(tables)})
+    _, stderr = driver.communicate(timeout=120)
+    assert odd.poll() is None
+    assert driver.returncode == 2 and len(stderr.splitlines()) == 1, stderr
+    assert re.fullmatch(
+        r"worker tcp://127\.0\.0\.1:\d+: plan [0-9a-f]+-\d+: this worker's 8 tables "
+        r"\(checksums [0-9a-f]{8}\) are not the plan's \(8 [0-9a-f]{8}\).*",
+        stderr.strip(),
+    ), stderr
+
+
+def test_a_worker_without_the_package_is_refused_in_one_line(cluster):
+    running = cluster(workers=1)
+    running.worker(python=BARE / "bin")
+    wait_workers(running, 2)
+    _, stderr = running.driver(SMALL).communicate(timeout=120)
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert re.fullmatch(
+        r"worker tcp://127\.0\.0\.1:\d+ has no Python package fifteen: install fifteen "
+        r"[\d.]+ on every worker .*",
+        lines[0],
+    ), lines[0]
+
+
+def certificates(folder):
+    """A CA and one certificate it signed for 127.0.0.1, used by every process: the paths
+    of the CA's certificate, the certificate and its key."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+
+    def made(subject, issuer, key, signer, ca):
+        builder = (
+            x509.CertificateBuilder()
+            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)]))
+            .issuer_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, issuer)]))
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+        )
+        if not ca:
+            names = [x509.IPAddress(ipaddress.ip_address("127.0.0.1")), x509.DNSName("localhost")]
+            builder = builder.add_extension(x509.SubjectAlternativeName(names), critical=False)
+        return builder.sign(signer, hashes.SHA256())
+
+    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca = made("fifteen test CA", "fifteen test CA", ca_key, ca_key, True)
+    cert = made("fifteen test", "fifteen test CA", key, ca_key, False)
+    pem = serialization.Encoding.PEM
+    paths = folder / "ca.pem", folder / "cert.pem", folder / "key.pem"
+    paths[0].write_bytes(ca.public_bytes(pem))
+    paths[1].write_bytes(cert.public_bytes(pem))
+    paths[2].write_bytes(
+        key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return [str(path) for path in paths]
+
+
+def test_tls_between_driver_scheduler_and_workers(cluster, tmp_path):
+    ca, cert, key = certificates(tmp_path)
+    tls = ["--tls-ca-file", ca, "--tls-cert", cert, "--tls-key", key]
+    running = cluster(tls=tls)
+    assert running.address.startswith("tls://")
+    wait_workers(running, 2)
+    stdout, _ = finish(running.driver(SMALL))
+    assert untimed(stdout) == one_thread(SMALL, "--heuristic", "manhattan")
+    # Without the certificates, the scheduler is not reached.
+    plain = subprocess.run(
+        [sys.executable, "-m", "fifteen.dask", "solve", SMALL, "--scheduler", running.address],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert plain.returncode == 2 and len(plain.stderr.splitlines()) == 1, plain.stderr
+    assert plain.stderr.startswith(
+        f"the scheduler {running.address} speaks TLS: give"
+    ), plain.stderr
+
+
+def test_a_worker_with_another_version_is_refused_in_one_line(cluster, tmp_path):
+    """A worker whose Python finds another release of the package first (here one that says
+    it is 0.0.1-other, ahead on its PYTHONPATH) is named, with both versions."""
+    other = tmp_path / "other" / "fifteen"
+    other.mkdir(parents=True)
+    (other / "__init__.py").write_text('__version__ = "0.0.1-other"\n')
+    running = cluster(workers=1)
+    running.worker(env={"PYTHONPATH": str(other.parent)})
+    wait_workers(running, 2)
+    _, stderr = running.driver(SMALL).communicate(timeout=120)
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert re.fullmatch(
+        r"worker tcp://127\.0\.0\.1:\d+ has fifteen 0\.0\.1-other, the driver fifteen [\d.]+: "
+        r"install the driver's on every worker",
+        lines[0],
+    ), lines[0]
