@@ -245,7 +245,6 @@ fn the_relabelled_tables_distances_near_the_goal() {
 #[test]
 fn a_childs_bound_is_exact_wherever_it_matters() {
     use fifteen::mtm::moves::{play_all, Axis, Jumps};
-    use fifteen::mtm::relabel::Codes;
     let config = relabelled().config;
     let bound = fifteen::mtm::tables::lower_bound(Board::fifteen(), &config);
     let jumps = Jumps::new(Board::fifteen());
@@ -264,10 +263,7 @@ fn a_childs_bound_is_exact_wherever_it_matters() {
             let exact = walking.max(bound.table_estimate(position.tiles()));
             for budget in 0..=exact + 1 {
                 for settled in 0..=exact + 1 {
-                    let mut codes = Codes {
-                        distances: from_parent.distances,
-                        ..Codes::of(position.tiles())
-                    };
+                    let mut codes = bound.child_codes(from_parent, position.tiles());
                     let got = bound.child(walking, &mut codes, budget, settled);
                     if exact <= budget || exact < settled {
                         assert_eq!(got, exact, "{position:?} {budget} {settled}");

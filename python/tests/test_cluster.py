@@ -149,6 +149,14 @@ def finish(process, timeout=300):
     return stdout, stderr
 
 
+def refusal(driver):
+    """The one line of a driver refused by a worker (exit status 2)."""
+    _, stderr = driver.communicate(timeout=120)
+    lines = stderr.splitlines()
+    assert driver.returncode == 2 and len(lines) == 1, stderr
+    return lines[0]
+
+
 def wait_workers(cluster, count):
     with cluster.client() as client:
         client.wait_for_workers(count, timeout=60)
@@ -276,28 +284,25 @@ def test_a_worker_with_other_tables_is_refused_in_one_line(cluster, tables, tmp_
     wait_workers(running, 2)
     # The driver plans with the good tables; one worker has the others.
     driver = running.driver("867254301", "--heuristic", "8", env={"FIFTEEN_TABLES": str(tables)})
-    _, stderr = driver.communicate(timeout=120)
+    line = refusal(driver)
     assert odd.poll() is None
-    assert driver.returncode == 2 and len(stderr.splitlines()) == 1, stderr
     assert re.fullmatch(
         r"worker tcp://127\.0\.0\.1:\d+: plan [0-9a-f]+-\d+: this worker's 8 tables "
         r"\(checksums [0-9a-f]{8}\) are not the plan's \(8 [0-9a-f]{8}\).*",
-        stderr.strip(),
-    ), stderr
+        line,
+    ), line
 
 
 def test_a_worker_without_the_package_is_refused_in_one_line(cluster):
     running = cluster(workers=1)
     running.worker(python=BARE / "bin")
     wait_workers(running, 2)
-    _, stderr = running.driver(SMALL).communicate(timeout=120)
-    lines = stderr.splitlines()
-    assert len(lines) == 1, stderr
+    line = refusal(running.driver(SMALL))
     assert re.fullmatch(
         r"worker tcp://127\.0\.0\.1:\d+ has no Python package fifteen: install fifteen "
         r"[\d.]+ on every worker .*",
-        lines[0],
-    ), lines[0]
+        line,
+    ), line
 
 
 def certificates(folder):
@@ -370,11 +375,9 @@ def test_a_worker_with_another_version_is_refused_in_one_line(cluster, tmp_path)
     running = cluster(workers=1)
     running.worker(env={"PYTHONPATH": str(other.parent)})
     wait_workers(running, 2)
-    _, stderr = running.driver(SMALL).communicate(timeout=120)
-    lines = stderr.splitlines()
-    assert len(lines) == 1, stderr
+    line = refusal(running.driver(SMALL))
     assert re.fullmatch(
         r"worker tcp://127\.0\.0\.1:\d+ has fifteen 0\.0\.1-other, the driver fifteen [\d.]+: "
         r"install the driver's on every worker",
-        lines[0],
-    ), lines[0]
+        line,
+    ), line

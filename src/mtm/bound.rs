@@ -187,6 +187,19 @@ impl LowerBound {
         )
     }
 
+    /// The codes of a child's tiles, carrying its parent's distances (`parent`) until
+    /// [`LowerBound::child`] looks it up; without a table, nothing to keep.
+    #[inline]
+    pub fn child_codes(&self, parent: Codes, tiles: &[u8]) -> Codes {
+        match self.table {
+            Some(_) => Codes {
+                distances: parent.distances,
+                ..Codes::of(tiles)
+            },
+            None => Codes::default(),
+        }
+    }
+
     /// The bound of a child whose walking-distance part ([`LowerBound::combine`]) is
     /// `walking` and whose relabelled board has the codes `codes` (4x4; their distances, the
     /// parent's, become the child's as far as they are looked up), looked up only as far as it can matter: the child is searched when its bound

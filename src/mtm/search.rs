@@ -256,10 +256,7 @@ impl<'a> Search<'a> {
                 self.limit.saturating_sub(g + 1),
                 self.next.saturating_sub(g + 1),
             );
-            let mut child = Codes {
-                distances: codes.distances,
-                ..Codes::of(tiles)
-            };
+            let mut child = self.bound.child_codes(codes, tiles);
             let estimate = self.bound.child(walking, &mut child, budget, settled);
             let f = g + 1 + estimate;
             let stop = if estimate == 0 {
