@@ -207,6 +207,7 @@ fn multi_tile(c: &mut Criterion) {
     };
     let config = Config {
         bound: BoundChoice::Relabel,
+        prune: fifteen::prune::Prune::Fsm,
         tables: Some(dir),
     };
     let automaton = MtmAutomaton {

@@ -150,17 +150,22 @@ fn the_automaton_on_two_threads_finds_the_solution_of_one() {
 
 #[test]
 fn crosscheck_and_compare() {
-    let (status, out, err) = run(&[
-        "crosscheck",
-        "--metric",
-        "mtm",
-        "--size",
-        "3x3",
-        "--count",
-        "25",
-    ]);
-    assert_eq!(status, 0, "{out}{err}");
-    assert_eq!(out.trim(), "25 positions, 75 engine runs, 0 disagreements");
+    // With the duplicate-pruning machine (the default) and without it.
+    for prune in ["fsm", "none"] {
+        let (status, out, err) = run(&[
+            "crosscheck",
+            "--metric",
+            "mtm",
+            "--size",
+            "3x3",
+            "--count",
+            "25",
+            "--prune",
+            prune,
+        ]);
+        assert_eq!(status, 0, "{out}{err}");
+        assert_eq!(out.trim(), "25 positions, 75 engine runs, 0 disagreements");
+    }
     let (status, out, _) = run(&[
         "crosscheck",
         "--metric",
@@ -176,7 +181,11 @@ fn crosscheck_and_compare() {
     assert!(out.ends_with(", 0 disagreements\n"), "{out}");
     // The automaton and the reference on larger boards (breadth-first search would mostly
     // run out of its 64M there): equal lengths and equal nodes in every completed bound.
-    for (size, walk) in [("3x4", "40"), ("4x4", "60")] {
+    for (size, walk, prune) in [
+        ("3x4", "40", "fsm"),
+        ("4x4", "60", "fsm"),
+        ("4x4", "60", "none"),
+    ] {
         let (status, out, _) = run(&[
             "crosscheck",
             "--metric",
@@ -189,6 +198,8 @@ fn crosscheck_and_compare() {
             walk,
             "--engines",
             "automaton,ida",
+            "--prune",
+            prune,
         ]);
         assert_eq!(status, 0, "{size}: {out}");
         assert_eq!(out.trim(), "10 positions, 20 engine runs, 0 disagreements");
@@ -294,6 +305,39 @@ fn compare_as_json_csv_and_chart() {
     );
 }
 
+/// The duplicate-pruning machine, on by default, changes no answer and takes nodes away.
+#[test]
+fn pruning_keeps_the_answer_and_takes_nodes_away() {
+    // The solution line without its time, and the nodes generated.
+    let solve = |prune: &[&str]| {
+        let mut args = vec!["solve", "--metric", "mtm", "--stats", KORF46];
+        args.extend_from_slice(prune);
+        let (status, out, err) = run(&args);
+        assert_eq!(status, 0, "{err}");
+        let solution = out
+            .lines()
+            .find(|l| l.starts_with("Solution in"))
+            .unwrap_or_default();
+        let nodes = out
+            .lines()
+            .find(|l| l.contains(" nodes generated in "))
+            .and_then(|l| l.split(' ').next())
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or(0);
+        (
+            solution[..solution.rfind(" (").unwrap_or(0)].to_string(),
+            nodes,
+        )
+    };
+    let default = solve(&[]);
+    let with = solve(&["--prune", "fsm"]);
+    let without = solve(&["--prune", "none"]);
+    assert!(with.0.starts_with("Solution in 28 moves"), "{with:?}");
+    assert_eq!(default, with);
+    assert_eq!(with.0, without.0);
+    assert!(0 < with.1 && with.1 < without.1, "{with:?} {without:?}");
+}
+
 #[test]
 fn what_cannot_be_done_is_one_line() {
     let ida_threads = [
@@ -311,9 +355,11 @@ fn what_cannot_be_done_is_one_line() {
         &["solve", "--metric", "mtm", "--heuristic", "relabel", START],
         &["solve", "--metric", "mtm", "--order", "SEWN", START],
         &ida_threads,
-        &["solve", "--metric", "mtm", "--prune", "fsm", START],
-        &["crosscheck", "--metric", "mtm", "--prune", "none"],
-        &["compare", "--metric", "mtm", "--prune", "fsm", START],
+        &["solve", "--metric", "mtm", "--prune", "fsm", "--all", START],
+        &[
+            "solve", "--metric", "mtm", "--engine", "bfs", "--prune", "none", START,
+        ],
+        &["compare", "--metric", "mtm", "--prune", "fsm,none", START],
         &[
             "solve", "--metric", "mtm", "--engine", "bfs", "--all", START,
         ],
@@ -369,14 +415,30 @@ fn the_relabelled_table_is_kept_with_the_tables_and_listed() {
             && line.contains("(multi-tile metric: the relabelled 4x4 board's distances mod 3)"),
         "{list}"
     );
-    // `tables build --metric mtm` finds it there, checks it and says so in one line.
+    // So is the duplicate-pruning machine of jump words the solve walked.
+    let line = list
+        .lines()
+        .find(|l| l.contains("fsm-mtm-4x4-10.bin"))
+        .unwrap_or_default();
+    assert!(
+        line.contains("(duplicate-pruning machine of MTM jumps on 4x4: 31227 forbidden words of at most 10 moves, 35439 states)"),
+        "{list}"
+    );
+    // `tables build --metric mtm` finds both there, checks them and says so, a line each.
     let (status, out, err) = run(&["tables", "build", "--metric", "mtm"]);
     assert_eq!(status, 0, "{err}");
-    assert_eq!(out.lines().count(), 1, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
     assert!(
-        out.starts_with(
+        lines[0].starts_with(
             "4x4 multi-tile metric table of the relabelled board: 151351200 entries, 37.8 MB, cached in "
-        ) && out.trim_end().ends_with("mtm-relabel-4x4.bin"),
+        ) && lines[0].ends_with("mtm-relabel-4x4.bin"),
+        "{out}"
+    );
+    assert!(
+        lines[1]
+            .starts_with("duplicate-pruning machine of MTM jumps on 4x4: 31227 forbidden words")
+            && lines[1].ends_with("fsm-mtm-4x4-10.bin"),
         "{out}"
     );
 }

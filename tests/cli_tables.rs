@@ -64,8 +64,8 @@ fn tables_are_built_once_then_listed() {
         "{list}"
     );
     // The duplicate-pruning machine is built with the tables, listed beside them.
-    assert!(stdout.contains("duplicate-pruning machine: 2641 forbidden words of at most 12 moves, 9557 states, built in"), "{stdout}");
-    assert!(again.contains("duplicate-pruning machine: 2641 forbidden words of at most 12 moves, 9557 states, cached in"), "{again}");
+    assert!(stdout.contains("duplicate-pruning machine: 2641 forbidden words of at most 12 moves, 7970 states, built in"), "{stdout}");
+    assert!(again.contains("duplicate-pruning machine: 2641 forbidden words of at most 12 moves, 7970 states, cached in"), "{again}");
     assert!(
         list.contains("fsm-12.bin  (duplicate-pruning machine: 2641 forbidden words"),
         "{list}"

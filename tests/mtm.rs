@@ -1,20 +1,26 @@
 //! The multi-tile metric: the reference MTM IDA* against breadth-first search in SLIDING's
 //! style 3 (exactly MTM on an n-puzzle), over every position of the small boards and samples
-//! of the larger ones; every solution replayed, its MTM moves counted from its path.
+//! of the larger ones; every solution replayed, its MTM moves counted from its path. The
+//! searches walk the duplicate-pruning machine of jump words, as users' do by default (without
+//! it, `--all`, and the machine's completeness: `tests/prune.rs` and `tests/mtm_automaton.rs`).
 
 use fifteen::engine::{Engine, SearchOptions};
 use fifteen::mtm::bfs::distances;
 use fifteen::mtm::moves::length;
 use fifteen::mtm::search::MtmIda;
 use fifteen::mtm::{BoundChoice, Config};
+use fifteen::prune::Prune;
 use fifteen::random::PositionSource;
 use fifteen::{Board, Position};
 
 fn walking() -> MtmIda {
+    // The machines are kept with the other tests' tables (built once, then read).
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables");
     MtmIda {
         config: Config {
             bound: BoundChoice::Walking,
-            tables: None,
+            prune: Prune::Fsm,
+            tables: Some(dir),
         },
     }
 }
@@ -154,6 +160,7 @@ fn relabelled() -> MtmIda {
     MtmIda {
         config: Config {
             bound: BoundChoice::Relabel,
+            prune: Prune::Fsm,
             tables: Some(dir),
         },
     }

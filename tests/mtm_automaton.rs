@@ -11,14 +11,23 @@ use fifteen::mtm::bfs::distances;
 use fifteen::mtm::moves::length;
 use fifteen::mtm::search::MtmIda;
 use fifteen::mtm::{BoundChoice, Config};
+use fifteen::prune::Prune;
 use fifteen::random::PositionSource;
 use fifteen::{Board, Convention, Position};
 
+/// The engines' configuration with `bound`, walking the duplicate-pruning machine as users'
+/// searches do.
 fn config(bound: BoundChoice) -> Config {
-    // The relabelled table is kept with the other tests' (built once, then read).
+    with_pruning(bound, Prune::Fsm)
+}
+
+fn with_pruning(bound: BoundChoice, prune: Prune) -> Config {
+    // The relabelled table and the machines are kept with the other tests' (built once, then
+    // read).
     let tables = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables");
     Config {
         bound,
+        prune,
         tables: Some(tables),
     }
 }
@@ -33,24 +42,45 @@ fn bounds(outcome: &SearchOutcome) -> Vec<(u32, Option<u64>, bool, u64)> {
         .collect()
 }
 
-/// Solves `start` with both engines and checks they searched alike; returns the MTM length.
+/// Solves `start` with both engines, with and without the pruning machine, and checks they
+/// searched alike (the machine only takes nodes away, never the first solution); returns the
+/// MTM length.
 fn same_search(start: &Position, bound: BoundChoice, all: bool) -> usize {
     let options = SearchOptions {
         all,
         ..SearchOptions::default()
     };
-    let automaton = MtmAutomaton {
-        config: config(bound),
+    let solve = |engine: &dyn Engine| {
+        engine
+            .solve(start, &options, &mut |_| {})
+            .expect("solvable")
+    };
+    let mut searches = Vec::new();
+    for prune in [Prune::None, Prune::Fsm] {
+        let config = with_pruning(bound, prune);
+        let automaton = solve(&MtmAutomaton {
+            config: config.clone(),
+        });
+        let reference = solve(&MtmIda { config });
+        assert_eq!(
+            bounds(&automaton),
+            bounds(&reference),
+            "{start:?} {prune:?}"
+        );
+        assert_eq!(
+            automaton.solutions, reference.solutions,
+            "{start:?} {prune:?}"
+        );
+        searches.push(automaton);
     }
-    .solve(start, &options, &mut |_| {})
-    .expect("solvable");
-    let reference = MtmIda {
-        config: config(bound),
+    // The machine takes nodes away (none with `all`), never the first solution.
+    let (plain, automaton) = (&searches[0], &searches[1]);
+    assert_eq!(automaton.solutions, plain.solutions, "{start:?}");
+    let nodes = |o: &SearchOutcome| o.stats.bounds.iter().filter_map(|b| b.nodes).sum::<u64>();
+    assert!(nodes(automaton) <= nodes(plain), "{start:?}");
+    if all {
+        assert_eq!(bounds(automaton), bounds(plain), "{start:?}");
     }
-    .solve(start, &options, &mut |_| {})
-    .expect("solvable");
-    assert_eq!(bounds(&automaton), bounds(&reference), "{start:?}");
-    assert_eq!(automaton.solutions, reference.solutions, "{start:?}");
     assert!(!automaton.solutions.is_empty(), "{start:?}");
     let mtm = length(start, &automaton.solutions[0].moves).expect("legal moves");
     for solution in &automaton.solutions {

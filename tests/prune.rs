@@ -5,7 +5,9 @@
 //! - on the shared corpus and with pattern databases, both IDA* engines find the optimal
 //!   lengths with and without pruning, agree with each other on every completed bound's node
 //!   count with pruning, generate fewer nodes with it, and give one thread's answer on two;
-//! - Knuth's searches are untouched: Manhattan without `--prune` prunes nothing.
+//! - Knuth's searches are untouched: Manhattan without `--prune` prunes nothing;
+//! - in the multi-tile metric, the machine of jump words is complete in the same sense (3x3
+//!   every position, 3x4 and 4x4 as deep as a test affords), and refuses what it should.
 #![forbid(unsafe_code)]
 
 use fifteen::engine::automaton::Automaton;
@@ -13,7 +15,8 @@ use fifteen::engine::reference::ReferenceIda;
 use fifteen::heuristic::partition::Partition;
 use fifteen::heuristic::pdb;
 use fifteen::heuristic::Heuristic;
-use fifteen::prune::{Machine, DEPTH};
+use fifteen::mtm::moves::{Jump, JumpFrom, Jumps};
+use fifteen::prune::{Machine, Spelling, DEPTH};
 use fifteen::{Board, Convention, Direction, Engine, Position, SearchOptions};
 use rustc_hash::FxHashSet;
 use std::sync::{Arc, OnceLock};
@@ -268,4 +271,116 @@ fn knuths_searches_prune_nothing_unless_asked() {
         .expect("solves");
     assert_eq!(outcome.length(), pruned.length());
     assert!(pruned.stats.nodes < outcome.stats.nodes);
+}
+
+/// The multi-tile metric's machine of `board`, as the engines load it (kept with the other
+/// tests' tables).
+fn jump_machine(rows: usize, cols: usize) -> Machine {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables");
+    let spelling = Spelling::mtm(rows, cols);
+    let depth = fifteen::prune::mtm_depth(rows, cols);
+    fifteen::prune::cache::load(Some(&dir), depth, spelling).0
+}
+
+/// The position after the blank jumps along `jump` (the tiles it passes slide back one cell).
+fn jumped(mut code: u64, blank: usize, jump: &JumpFrom) -> u64 {
+    let mut here = blank;
+    for &cell in jump.passed() {
+        code = moved(code, here, usize::from(cell));
+        here = usize::from(cell);
+    }
+    code
+}
+
+/// As [`complete`], in the multi-tile metric: every position at MTM distance `d` from the goal
+/// (up to `depth`) ends some path of `d` jumps that the board's machine lets through.
+fn complete_mtm(rows: usize, cols: usize, depth: usize) -> usize {
+    let board = Board::new(rows, cols).expect("a board");
+    let cells = board.cells();
+    let jumps = Jumps::new(board);
+    let machine = jump_machine(rows, cols);
+    let goal: Vec<u8> = (1..cells as u8).chain([0]).collect();
+    let goal = pack(&goal);
+    let mut seen: FxHashSet<u64> = [goal].into_iter().collect();
+    let mut frontier = vec![goal];
+    let mut legal: FxHashSet<(u64, u32)> = [(goal, Machine::START)].into_iter().collect();
+    let mut checked = 1;
+    for d in 1..=depth {
+        let mut next_frontier = Vec::new();
+        for &code in &frontier {
+            let blank = blank_of(code, cells);
+            for jump in jumps.from(blank) {
+                let after = jumped(code, blank, jump);
+                if seen.insert(after) {
+                    next_frontier.push(after);
+                }
+            }
+        }
+        let mut next_legal = FxHashSet::default();
+        for &(code, state) in &legal {
+            let blank = blank_of(code, cells);
+            for jump in jumps.from(blank) {
+                let Jump {
+                    direction,
+                    distance,
+                } = jump.jump;
+                if let Some(after) = machine.jump(state, direction, distance) {
+                    next_legal.insert((jumped(code, blank, jump), after));
+                }
+            }
+        }
+        let reached: FxHashSet<u64> = next_legal.iter().map(|&(code, _)| code).collect();
+        let missing = next_frontier
+            .iter()
+            .filter(|c| !reached.contains(c))
+            .count();
+        assert_eq!(
+            missing, 0,
+            "{rows}x{cols} in MTM: {missing} positions at distance {d} lost"
+        );
+        checked += next_frontier.len();
+        if next_frontier.is_empty() {
+            break;
+        }
+        frontier = next_frontier;
+        legal = next_legal;
+    }
+    checked
+}
+
+#[test]
+fn every_position_of_the_8_puzzle_keeps_its_mtm_distance() {
+    // The whole board, the farthest at 24 jumps.
+    assert_eq!(complete_mtm(3, 3, 30), 181_440);
+}
+
+#[test]
+fn no_position_near_the_goal_of_3x4_or_4x4_is_lost_in_mtm() {
+    // Past the machine's depth (10), so that forbidden words meet the walls and each other.
+    let (small, large) = (complete_mtm(3, 4, 17), complete_mtm(4, 4, 13));
+    assert!(small > 3_000_000 && large > 3_000_000, "{small} {large}");
+}
+
+#[test]
+fn the_jump_machine_forbids_what_it_should() {
+    let machine = jump_machine(4, 4);
+    let walk = |jumps: &str| {
+        jumps.split(' ').try_fold(Machine::START, |state, jump| {
+            let direction = Direction::from_letter(jump.chars().next()?)?;
+            let distance = jump[1..].parse().ok()?;
+            machine.jump(state, direction, distance)
+        })
+    };
+    // Two jumps on one axis are one jump, or none: forbidden.
+    for pair in ["E1 E1", "E1 W1", "E2 W1", "N1 S3", "S2 S1"] {
+        assert!(walk(pair).is_none(), "{pair}");
+    }
+    // Three times round a 2x2 block one way or the other: the later of the two is forbidden.
+    let ways = [walk("E1 S1 W1 N1 E1 S1"), walk("S1 E1 N1 W1 S1 E1")];
+    assert_eq!(ways.iter().filter(|w| w.is_none()).count(), 1);
+    // Round a 3x3 block is no duplicate; nor is a jump longer than the board allows a move.
+    assert!(walk("E2 S2 W2 N2").is_some());
+    assert!(walk("E4").is_none());
+    assert_eq!(machine.depth(), 10);
+    assert!(machine.words() > 10_000 && machine.states() > 10_000);
 }

@@ -113,7 +113,8 @@ pub struct CompareArgs {
     pub tables: Option<std::path::PathBuf>,
 
     /// Duplicate pruning of the IDA* engines, separated by commas (fsm, none): each engine
-    /// runs with each; default fsm with pattern databases, none with manhattan (see solve).
+    /// runs with each; default fsm with pattern databases and in MTM (one only), none with
+    /// manhattan (see solve).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub prune: Vec<Prune>,
 

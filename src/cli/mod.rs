@@ -179,9 +179,9 @@ pub struct HeuristicArgs {
 
     /// Duplicate pruning of the IDA* engines: fsm never extends a path that ends in a move
     /// string another string of the same effect replaces (Taylor & Korf's machine); none
-    /// prunes only the move undoing the one before. Default: fsm with pattern databases, none
-    /// with manhattan (Knuth's programs, their node counts). --all means none: it lists every
-    /// optimal path.
+    /// prunes only the move undoing the one before. Default: fsm with pattern databases and in
+    /// MTM (its machine spells jumps), none with manhattan (Knuth's programs, their node
+    /// counts). --all means none: it lists every optimal path.
     #[arg(long, value_enum, value_name = "HOW")]
     pub prune: Option<Prune>,
 }
@@ -228,7 +228,11 @@ pub fn machine(prune: Prune, dir: Option<&std::path::Path>) -> Arc<Machine> {
         Prune::Fsm => FSM
             .get_or_init(|| {
                 let dir = crate::heuristic::cache::table_dir(dir).ok();
-                let (machine, _) = crate::prune::cache::load(dir.as_deref(), crate::prune::DEPTH);
+                let (machine, _) = crate::prune::cache::load(
+                    dir.as_deref(),
+                    crate::prune::DEPTH,
+                    crate::prune::Spelling::STM,
+                );
                 Arc::new(machine)
             })
             .clone(),

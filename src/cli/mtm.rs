@@ -6,9 +6,11 @@
 //! runs when no `--engine` is given, on the boards it is generated for, on `--threads` threads),
 //! `ida` (the reference MTM IDA*, the default on the others) and `bfs` (SLIDING's style 3).
 //! `--heuristic` names the MTM lower bound (`walking`, `relabel`, `default`) and `--tables DIR`
-//! where the relabelled 4x4 table is kept. Flags that mean nothing here (`--order`, `--threads`
-//! above 1 with another engine than the automaton or outside `solve`, `--prune`, and in
-//! `compare` `--peer` and `--korf50`) are refused rather than ignored.
+//! where the relabelled 4x4 table is kept; `--prune` (fsm by default, none with `--all`) whether
+//! the IDA* engines walk the board's duplicate-pruning machine of jump words. Flags that mean
+//! nothing here (`--order`, `--threads` above 1 with another engine than the automaton or
+//! outside `solve`, `--prune` with bfs, and in `compare` `--peer` and `--korf50`) are refused
+//! rather than ignored.
 
 use super::batch::Line;
 use super::compare::{CompareArgs, Row};
@@ -28,6 +30,7 @@ use crate::mtm::tables::lower_bound;
 use crate::mtm::{BoundChoice, Config};
 use crate::notation::Mover;
 use crate::position::{MoveNotation, Position};
+use crate::prune::Prune;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
@@ -40,11 +43,22 @@ pub fn bound_line_mtm(bound: &BoundStats) -> String {
     )
 }
 
-/// The MTM configuration of `--heuristic` and `--tables`.
-fn config(heuristic: Option<&Choice>, tables: Option<&std::path::Path>) -> Result<Config, Failure> {
+/// The MTM configuration of `--heuristic`, `--tables` and `--prune` (fsm unless it says none;
+/// a search listing every optimal solution, `--all`, prunes none).
+fn config(
+    heuristic: Option<&Choice>,
+    tables: Option<&std::path::Path>,
+    (prune, all): (Option<Prune>, bool),
+) -> Result<Config, Failure> {
     let name = heuristic.map(|c| c.to_string());
+    if all && prune == Some(Prune::Fsm) {
+        return Err(Failure::BadInput(
+            "--all lists every optimal path, so it prunes none: leave out --prune fsm".into(),
+        ));
+    }
     Ok(Config {
         bound: BoundChoice::parse(name.as_deref()).map_err(Failure::BadInput)?,
+        prune: prune.unwrap_or(Prune::Fsm),
         tables: tables.map(std::path::Path::to_path_buf),
     })
 }
@@ -66,13 +80,14 @@ fn solve_engine(
     let config = config(
         args.heuristic.heuristic.as_ref(),
         args.heuristic.tables.as_deref(),
+        (args.heuristic.prune, args.all),
     )?;
     crate::mtm::engine(kind, &config).map_err(Failure::BadInput)
 }
 
 /// Refuses `--heuristic relabel` on a board other than 4x4.
 fn check_board(args: &SolveArgs, board: crate::board::Board) -> Result<(), Failure> {
-    let choice = config(args.heuristic.heuristic.as_ref(), None)?.bound;
+    let choice = config(args.heuristic.heuristic.as_ref(), None, (None, false))?.bound;
     if choice == BoundChoice::Relabel && board != crate::board::Board::fifteen() {
         return Err(Failure::BadInput(format!(
             "--heuristic relabel is a 4x4 table; a {board} board has walking distance (the default)"
@@ -88,8 +103,8 @@ fn check_solve_flags(args: &SolveArgs, engine_given: bool) -> Result<(), Failure
     if args.order.is_some() {
         return refuse("--order is for the STM reference engine, not");
     }
-    if args.heuristic.prune.is_some() {
-        return refuse("--prune is for the STM searches (their duplicate move strings), not");
+    if engine.name() == "bfs" && args.heuristic.prune.is_some() {
+        return refuse("--prune is for the IDA* engines; bfs meets each position once, not");
     }
     if engine.name() == "bfs" && args.heuristic.heuristic.is_some() {
         return refuse("--heuristic is for the IDA* engine; bfs needs no lower bound, not");
@@ -254,6 +269,7 @@ fn print_text(
             let config = config(
                 args.heuristic.heuristic.as_ref(),
                 args.heuristic.tables.as_deref(),
+                (None, false),
             )
             .unwrap_or_default();
             let bound = lower_bound(start.board(), &config);
@@ -281,6 +297,7 @@ fn json_report(
     let config = config(
         args.heuristic.heuristic.as_ref(),
         args.heuristic.tables.as_deref(),
+        (None, false),
     )
     .unwrap_or_default();
     let bound = lower_bound(start.board(), &config);
@@ -378,6 +395,7 @@ pub fn crosscheck(args: &CrosscheckArgs) -> Result<(), Failure> {
     let config = config(
         args.heuristic.heuristic.as_ref(),
         args.heuristic.tables.as_deref(),
+        (args.heuristic.prune, false),
     )?;
     if config.bound == BoundChoice::Relabel && args.size != crate::board::Board::fifteen() {
         return Err(Failure::BadInput(
@@ -387,12 +405,6 @@ pub fn crosscheck(args: &CrosscheckArgs) -> Result<(), Failure> {
     if args.threads.threads.is_some_and(|n| n > 1) {
         return Err(Failure::BadInput(
             "crosscheck runs the MTM engines on one thread: leave --threads out with --metric mtm"
-                .into(),
-        ));
-    }
-    if args.heuristic.prune.is_some() {
-        return Err(Failure::BadInput(
-            "--prune is for the STM searches (their duplicate move strings), not with --metric mtm"
                 .into(),
         ));
     }
@@ -444,8 +456,8 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
             "more than one --heuristic is not available with --metric mtm yet",
         ),
         (
-            !args.prune.is_empty(),
-            "--prune is for the STM searches (their duplicate move strings), not with --metric mtm",
+            args.prune.len() > 1,
+            "more than one --prune is not available with --metric mtm yet",
         ),
         (
             args.threads.threads.is_some_and(|n| n > 1),
@@ -468,7 +480,11 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
             "no positions: give POSITIONs, --korf100, --file or --random".into(),
         ));
     }
-    let config = config(args.heuristic.first(), args.tables.as_deref())?;
+    let config = config(
+        args.heuristic.first(),
+        args.tables.as_deref(),
+        (args.prune.first().copied(), false),
+    )?;
     if config.bound == BoundChoice::Relabel
         && positions
             .iter()

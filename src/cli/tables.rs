@@ -165,8 +165,9 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
         }
     }
     // The duplicate-pruning machine every search with tables walks.
-    let file = prune::cache::path(store.dir(), prune::DEPTH);
-    let (machine, origin) = prune::cache::load(Some(store.dir()), prune::DEPTH);
+    let file = prune::cache::path(store.dir(), prune::DEPTH, prune::Spelling::STM);
+    let (machine, origin) =
+        prune::cache::load(Some(store.dir()), prune::DEPTH, prune::Spelling::STM);
     let what = format!(
         "duplicate-pruning machine: {} forbidden words of at most {} moves, {} states",
         machine.words(),
@@ -198,8 +199,46 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
     )))
 }
 
-/// `tables build --metric mtm`: the relabelled 4x4 table, read and checked or built. Other
-/// boards and lower bounds have no table to build, and say so.
+/// The 4x4 board's duplicate-pruning machine of jump words, read and checked or built.
+fn build_jump_machine(store: &Store) -> Result<(), Failure> {
+    let board = Board::fifteen();
+    let spelling = prune::Spelling::mtm(board.rows(), board.cols());
+    let depth = prune::mtm_depth(board.rows(), board.cols());
+    let file = prune::cache::path(store.dir(), depth, spelling);
+    let (machine, origin) = prune::cache::load(Some(store.dir()), depth, spelling);
+    let what = format!(
+        "duplicate-pruning machine of MTM jumps on {board}: {} forbidden words of at most {} moves, {} states",
+        machine.words(),
+        machine.depth(),
+        machine.states()
+    );
+    match origin {
+        prune::cache::Origin::Cached => writeln!(out(), "{what}, cached in {}", file.display())?,
+        prune::cache::Origin::Built {
+            seconds,
+            kept: true,
+        } => writeln!(
+            out(),
+            "{what}, built in {seconds:.1} sec, kept in {}",
+            file.display()
+        )?,
+        prune::cache::Origin::Built {
+            seconds,
+            kept: false,
+        } => {
+            writeln!(out(), "{what}, built in {seconds:.1} sec, not kept")?;
+            return Err(Failure::BadInput(format!(
+                "the MTM duplicate-pruning machine built but not kept in {}: every MTM search will build it again",
+                store.dir().display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `tables build --metric mtm`: the relabelled 4x4 table and the board's duplicate-pruning
+/// machine, read and checked or built. Other boards and lower bounds have no table to build,
+/// and say so.
 fn build_mtm(store: &Store, size: Option<Board>, choice: Option<&Choice>) -> Result<(), Failure> {
     if let Some(board) = size.filter(|b| *b != Board::fifteen()) {
         return Err(Failure::BadInput(format!(
@@ -242,7 +281,7 @@ fn build_mtm(store: &Store, size: Option<Board>, choice: Option<&Choice>) -> Res
             }
         }
     }
-    Ok(())
+    build_jump_machine(store)
 }
 
 /// Every file of the table directory, each table checked whole (header and every block):
@@ -272,13 +311,35 @@ fn list(store: &Store) -> Result<(), Failure> {
         let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
         let size = format!("{:>10.1} MB", bytes as f64 / 1e6);
         let table = known.iter().find(|(file, ..)| file == path);
-        if *path == prune::cache::path(dir, prune::DEPTH) {
+        if *path == prune::cache::path(dir, prune::DEPTH, prune::Spelling::STM) {
             // The duplicate-pruning machine: listed, not counted among the tables.
-            let what = match prune::cache::read(path, prune::DEPTH) {
+            let what = match prune::cache::read(path, prune::DEPTH, prune::Spelling::STM) {
                 Ok(m) => {
                     total += bytes;
                     format!(
                         "(duplicate-pruning machine: {} forbidden words of at most {} moves, {} states)",
+                        m.words(),
+                        m.depth(),
+                        m.states()
+                    )
+                }
+                Err(error) => {
+                    damaged += 1;
+                    format!("DAMAGED: {error}")
+                }
+            };
+            lines.push(format!("{size}  {}  {what}", path.display()));
+            continue;
+        }
+        if let Some((spelling, depth)) = prune::cache::mtm_file(path) {
+            // A duplicate-pruning machine of the multi-tile metric: listed, not counted among
+            // the tables.
+            let what = match prune::cache::read(path, depth, spelling) {
+                Ok(m) => {
+                    total += bytes;
+                    let (rows, cols) = spelling.within.unwrap_or_default();
+                    format!(
+                        "(duplicate-pruning machine of MTM jumps on {rows}x{cols}: {} forbidden words of at most {} moves, {} states)",
                         m.words(),
                         m.depth(),
                         m.states()

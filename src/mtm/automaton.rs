@@ -22,6 +22,7 @@ use super::tables;
 use crate::board::{Board, Direction};
 use crate::engine::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome};
 use crate::position::Position;
+use crate::prune::Machine;
 use std::time::Instant;
 
 /// What the driver needs of one generated automaton.
@@ -29,8 +30,9 @@ trait Generated: Default {
     type State: Copy;
 
     /// Prepares a pass below `root`, reached by the jump `came` (none: the start) after `g`
-    /// moves, with the bound `limit`, its parts in states `parts` (vertical, horizontal) and
-    /// its relabelled board's codes `codes`; returns the first state to run.
+    /// moves, with the bound `limit`, its parts in states `parts` (vertical, horizontal), its
+    /// relabelled board's codes `codes` and the pruning machine in state `m`; returns the
+    /// first state to run.
     fn set_up(
         &mut self,
         root: &Position,
@@ -38,9 +40,16 @@ trait Generated: Default {
         depth_and_limit: (u32, u32),
         parts: (u32, u32),
         codes: Codes,
+        m: u32,
     ) -> Self::State;
-    /// Runs until the pass ends (`None`) or a jump reaches the goal (its state).
-    fn run(&mut self, bound: &LowerBound, state: Self::State) -> Option<Self::State>;
+    /// Runs until the pass ends (`None`) or a jump reaches the goal (its state), never
+    /// completing a word the machine `prune` forbids.
+    fn run(
+        &mut self,
+        bound: &LowerBound,
+        prune: &Machine,
+        state: Self::State,
+    ) -> Option<Self::State>;
     /// Where to resume after recording a winning jump.
     fn resume(state: Self::State) -> Self::State;
     /// The blank's cells along the path that ends with the winning jump `win`: the start's
@@ -60,6 +69,7 @@ macro_rules! instantiate {
                 use crate::mtm::bound::LowerBound as Bound;
                 use crate::mtm::moves::Axis;
                 use crate::mtm::relabel::Codes;
+                use crate::prune::prefetch_row;
                 fifteen_macros::automaton!(rows = $rows, cols = $cols, metric = mtm);
             }
 
@@ -73,11 +83,13 @@ macro_rules! instantiate {
                     (g, limit): (u32, u32),
                     (v, h): (u32, u32),
                     codes: Codes,
+                    m: u32,
                 ) -> $module::State {
                     *self = $module::Machine::default();
                     self.tiles.copy_from_slice(root.tiles());
                     (self.g, self.limit) = (g, limit);
                     (self.v, self.h) = (v, h);
+                    self.ms[0] = m;
                     $module::Machine::set_codes(self, codes);
                     let blank = root.blank();
                     match came {
@@ -90,9 +102,10 @@ macro_rules! instantiate {
                 fn run(
                     &mut self,
                     bound: &LowerBound,
+                    prune: &Machine,
                     state: $module::State,
                 ) -> Option<$module::State> {
-                    $module::Machine::run(self, bound, state)
+                    $module::Machine::run(self, bound, prune.table(), state)
                 }
 
                 fn resume(state: $module::State) -> $module::State {
@@ -121,12 +134,14 @@ macro_rules! instantiate {
         fn dispatch(
             start: &Position,
             bound: &LowerBound,
+            prune: &Machine,
             options: &SearchOptions,
             progress: &mut dyn FnMut(&BoundStats),
         ) -> Result<SearchOutcome, EngineError> {
             let board = start.board();
+            let searched = (bound, prune);
             match (board.rows(), board.cols()) {
-                $(($rows, $cols) => drive::<$module::Machine>(start, bound, options, progress),)*
+                $(($rows, $cols) => drive::<$module::Machine>(start, searched, options, progress),)*
                 _ => Err(unsupported(board)),
             }
         }
@@ -197,15 +212,17 @@ impl Engine for MtmAutomaton {
             return Err(unsupported(start.board()));
         }
         let bound = tables::for_search(start, &self.config)?;
-        dispatch(start, &bound, options, progress)
+        let prune = tables::machine(start.board(), &self.config, options.all);
+        dispatch(start, &bound, &prune, options, progress)
     }
 }
 
-/// IDA* with the passes run by one generated automaton; a pass after one that took at least
-/// `options.split_after` seconds runs on `options.threads` threads ([`parallel`]).
+/// IDA* with the passes run by one generated automaton under the lower bound `bound` and the
+/// pruning machine `prune`; a pass after one that took at least `options.split_after` seconds
+/// runs on `options.threads` threads ([`parallel`]).
 fn drive<A: Generated>(
     start: &Position,
-    bound: &LowerBound,
+    (bound, prune): (&LowerBound, &Machine),
     options: &SearchOptions,
     progress: &mut dyn FnMut(&BoundStats),
 ) -> Result<SearchOutcome, EngineError> {
@@ -229,21 +246,23 @@ fn drive<A: Generated>(
                     (subtree.g, limit),
                     subtree.parts,
                     subtree.codes,
+                    subtree.machine,
                 );
-                pass(machine, bound, &subtree.root, state, all)
+                pass(machine, (bound, prune), &subtree.root, state, all)
             };
             let threads = (limit, all, options.threads);
             parallel::pass(
                 start,
                 bound,
+                prune,
                 threads,
                 options.live.as_deref(),
                 &A::default,
                 &below,
             )
         } else {
-            let state = machine.set_up(start, None, (0, limit), parts, codes);
-            pass(&mut machine, bound, start, state, all)
+            let state = machine.set_up(start, None, (0, limit), parts, codes, Machine::START);
+            pass(&mut machine, (bound, prune), start, state, all)
         };
         previous = clock.elapsed().as_secs_f64();
         Ok(found)
@@ -255,13 +274,13 @@ fn drive<A: Generated>(
 /// least `g + h` cut off.
 fn pass<A: Generated>(
     machine: &mut A,
-    bound: &LowerBound,
+    (bound, prune): (&LowerBound, &Machine),
     from: &Position,
     mut state: A::State,
     all: bool,
 ) -> Pass {
     let mut solutions = Vec::new();
-    while let Some(win) = machine.run(bound, state) {
+    while let Some(win) = machine.run(bound, prune, state) {
         solutions.push(tiles_pushed(from, &machine.path(win)));
         if !all {
             break;

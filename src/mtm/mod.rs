@@ -31,6 +31,7 @@ pub mod walking;
 
 use crate::board::Board;
 use crate::engine::{Engine, EngineKind};
+use crate::prune::Prune;
 use std::path::PathBuf;
 
 /// How moves are counted (`--metric`).
@@ -76,10 +77,14 @@ impl BoundChoice {
     }
 }
 
-/// How the MTM engines search: the lower bound, and where the relabelled table is kept.
+/// How the MTM engines search: the lower bound, the duplicate pruning, and where the
+/// relabelled table and the pruning machine are kept.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Config {
     pub bound: BoundChoice,
+    /// `fsm`: the IDA* engines walk the machine of the board's forbidden jump words
+    /// ([`tables::machine`]); `none`: only a move on the axis of the one before is not made.
+    pub prune: Prune,
     /// `--tables DIR`, else `$FIFTEEN_TABLES`, else the user's cache directory.
     pub tables: Option<PathBuf>,
 }

@@ -14,6 +14,7 @@ use super::search::{Item, Pass, Search, Subtree};
 use crate::engine::parallel::{merge, search_items, Found, Kind};
 use crate::engine::Live;
 use crate::position::Position;
+use crate::prune::Machine;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Subtrees wanted per thread, so that threads finishing at different times stay busy.
@@ -24,6 +25,7 @@ const SUBTREES_PER_THREAD: usize = 64;
 fn cut<'a>(
     start: &Position,
     bound: &'a LowerBound,
+    prune: &'a Machine,
     limit: u32,
     all: bool,
     wanted: usize,
@@ -31,10 +33,10 @@ fn cut<'a>(
     let (parts, codes) = (bound.states(start), bound.codes(start.tiles()));
     let mut depth = 1;
     loop {
-        let mut walk = Search::new(start, bound, all);
+        let mut walk = Search::new(start, bound, prune, all);
         walk.limit = limit;
         walk.cut = depth;
-        walk.explore(start.blank(), None, 0, parts, codes);
+        walk.explore(start.blank(), None, 0, parts, codes, Machine::START);
         let subtrees = walk
             .items
             .iter()
@@ -47,18 +49,27 @@ fn cut<'a>(
     }
 }
 
-/// The pass of the bound `limit` from `start` on `threads` threads: `search(worker, subtree)`
+/// The pass of the bound `limit` from `start` on `threads` threads, walking the pruning
+/// machine `prune` above the cut: `search(worker, subtree)`
 /// searches below a node of the cut (its solutions from that node), each thread with a
 /// `worker` of its own; each subtree's nodes are told to `live` as it is searched.
 pub fn pass<W>(
     start: &Position,
     bound: &LowerBound,
+    prune: &Machine,
     (limit, all, threads): (u32, bool, usize),
     live: Option<&Live>,
     worker: &(dyn Fn() -> W + Sync),
     search: &(dyn Fn(&mut W, &Subtree) -> Pass + Sync),
 ) -> Pass {
-    let walk = cut(start, bound, limit, all, threads * SUBTREES_PER_THREAD);
+    let walk = cut(
+        start,
+        bound,
+        prune,
+        limit,
+        all,
+        threads * SUBTREES_PER_THREAD,
+    );
     let items: &[Item] = &walk.items;
     let first = items
         .iter()

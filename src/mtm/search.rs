@@ -27,6 +27,7 @@ use crate::engine::{
     BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution,
 };
 use crate::position::Position;
+use crate::prune::Machine;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -49,7 +50,8 @@ impl Engine for MtmIda {
         progress: &mut dyn FnMut(&BoundStats),
     ) -> Result<SearchOutcome, EngineError> {
         let bound = tables::for_search(start, &self.config)?;
-        solve_with(start, &bound, options.all, progress)
+        let prune = tables::machine(start.board(), &self.config, options.all);
+        solve_with(start, &bound, &prune, options.all, progress)
     }
 }
 
@@ -59,17 +61,25 @@ impl Engine for MtmIda {
 pub fn solve_with(
     start: &Position,
     bound: &Arc<LowerBound>,
+    prune: &Machine,
     all: bool,
     progress: &mut dyn FnMut(&BoundStats),
 ) -> Result<SearchOutcome, EngineError> {
-    let mut search = Search::new(start, bound, all);
+    let mut search = Search::new(start, bound, prune, all);
     let (vertical, horizontal) = bound.states(start);
     let codes = bound.codes(start.tiles());
     deepen(start, bound, all, progress, &mut |limit| {
         search.nodes = 0;
         search.next = u32::MAX;
         search.limit = limit;
-        search.explore(start.blank(), None, 0, (vertical, horizontal), codes);
+        search.explore(
+            start.blank(),
+            None,
+            0,
+            (vertical, horizontal),
+            codes,
+            Machine::START,
+        );
         Ok(Pass {
             nodes: search.nodes,
             next: search.next,
@@ -141,6 +151,8 @@ pub fn deepen(
 pub(super) struct Search<'a> {
     board: Board,
     bound: &'a LowerBound,
+    /// The duplicate-pruning machine: a jump it refuses is neither made nor counted.
+    prune: &'a Machine,
     jumps: Jumps,
     all: bool,
     tiles: [u8; MAX_CELLS],
@@ -164,7 +176,8 @@ pub(super) struct Search<'a> {
 pub type Item = parallel::Item<Subtree>;
 
 /// A node at a cut: its position, the jump that reached it, its depth, its parts' states
-/// (vertical, horizontal), its relabelled board's codes and the tiles pushed from the start.
+/// (vertical, horizontal), its relabelled board's codes, the pruning machine's state after
+/// its path and the tiles pushed from the start.
 #[derive(Clone, Debug)]
 pub struct Subtree {
     pub root: Position,
@@ -172,11 +185,17 @@ pub struct Subtree {
     pub g: u32,
     pub parts: (u32, u32),
     pub codes: Codes,
+    pub machine: u32,
     pub path: Vec<u8>,
 }
 
 impl<'a> Search<'a> {
-    pub(super) fn new(start: &Position, bound: &'a LowerBound, all: bool) -> Search<'a> {
+    pub(super) fn new(
+        start: &Position,
+        bound: &'a LowerBound,
+        prune: &'a Machine,
+        all: bool,
+    ) -> Search<'a> {
         let board = start.board();
         let mut tiles = [0u8; MAX_CELLS];
         tiles[..board.cells()].copy_from_slice(start.tiles());
@@ -190,6 +209,7 @@ impl<'a> Search<'a> {
         Search {
             board,
             bound,
+            prune,
             jumps: Jumps::new(board),
             all,
             tiles,
@@ -206,9 +226,9 @@ impl<'a> Search<'a> {
     }
 
     /// Tries every jump from the node whose blank is on `blank`, reached by a move on `came`
-    /// (none at the root) after `g` moves, its parts in states `(vertical, horizontal)` and its
-    /// relabelled board's codes `codes` (with their distances).
-    /// Returns `true` when the search should stop.
+    /// (none at the root) after `g` moves, its parts in states `(vertical, horizontal)`, its
+    /// relabelled board's codes `codes` (with their distances) and the pruning machine in state
+    /// `m`. Returns `true` when the search should stop.
     pub(super) fn explore(
         &mut self,
         blank: usize,
@@ -216,6 +236,7 @@ impl<'a> Search<'a> {
         g: u32,
         (vertical, horizontal): (u32, u32),
         codes: Codes,
+        m: u32,
     ) -> bool {
         let cols = self.board.cols();
         let count = self.jumps.from(blank).len();
@@ -225,6 +246,9 @@ impl<'a> Search<'a> {
             if Some(axis) == came {
                 continue;
             }
+            let Some(m) = self.prune.jump(m, jump.jump.direction, jump.jump.distance) else {
+                continue;
+            };
             self.nodes += 1;
             // Slide the tiles the blank passes, one cell each, updating the moved axis's part.
             let (mut v, mut h) = (vertical, horizontal);
@@ -273,12 +297,13 @@ impl<'a> Search<'a> {
                         g: g + 1,
                         parts: (v, h),
                         codes: child,
+                        machine: m,
                         path: self.path.clone(),
                     }));
                 }
                 false
             } else if f <= self.limit {
-                self.explore(here, Some(axis), g + 1, (v, h), child)
+                self.explore(here, Some(axis), g + 1, (v, h), child, m)
             } else {
                 self.next = self.next.min(f);
                 false

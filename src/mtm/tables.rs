@@ -1,5 +1,5 @@
 //! The lower bounds of the boards searched so far in this process, built once per board (and
-//! the relabelled 4x4 table read or built once).
+//! the relabelled 4x4 table read or built once), and their duplicate-pruning machines.
 //!
 //! Building a board's walking-distance tables takes milliseconds up to 4x4 (about a second for
 //! boards with a side of 5, most of it finding that a part is too large); a batch, a
@@ -12,6 +12,7 @@ use super::Config;
 use crate::board::Board;
 use crate::engine::EngineError;
 use crate::position::Position;
+use crate::prune::{self, Machine, Prune, Spelling};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -45,6 +46,30 @@ pub fn for_search(start: &Position, config: &Config) -> Result<Arc<LowerBound>, 
         true => Ok(lower_bound(start.board(), config)),
         false => Err(EngineError::Unsolvable),
     }
+}
+
+/// The duplicate-pruning machine of an MTM search of `board` as `config` chooses it: with
+/// `fsm`, the forbidden jump words of at most [`prune::mtm_depth`] moves, read from the tables'
+/// directory or built there, once per board and process; a machine that refuses nothing with
+/// `none` or when every optimal solution is wanted (`all`: pruning keeps one of each).
+pub fn machine(board: Board, config: &Config, all: bool) -> Arc<Machine> {
+    static BUILT: OnceLock<Mutex<HashMap<Board, Arc<Machine>>>> = OnceLock::new();
+    let spelling = Spelling::mtm(board.rows(), board.cols());
+    if config.prune == Prune::None || all {
+        return Arc::new(Machine::none_for(spelling));
+    }
+    let built = BUILT.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut built = built
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    built
+        .entry(board)
+        .or_insert_with(|| {
+            let dir = crate::heuristic::cache::table_dir(config.tables.as_deref()).ok();
+            let depth = prune::mtm_depth(board.rows(), board.cols());
+            Arc::new(prune::cache::load(dir.as_deref(), depth, spelling).0)
+        })
+        .clone()
 }
 
 /// The relabelled 4x4 table, read or built once per process.

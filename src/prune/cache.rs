@@ -1,5 +1,6 @@
 //! The machine on disk: built once (about a second), kept in the tables' directory as
-//! `fsm-DEPTH.bin` in the tables' file format (one CRC-32 a 4 KiB block, replaced atomically),
+//! `fsm-DEPTH.bin` (single-tile metric) or `fsm-mtm-RxC-DEPTH.bin` (multi-tile metric, a board
+//! of R rows and C columns) in the tables' file format (one CRC-32 a 4 KiB block, replaced atomically),
 //! and read back by later processes in about a millisecond.
 //!
 //! Invariant: a machine is handed out only when its file checks out — the format's checksums,
@@ -7,23 +8,47 @@
 //! engines' lookups stay inside it. Anything else is rebuilt (and the file written again).
 //!
 //! Payload (u32, little-endian): the number of forbidden words, then the transitions
-//! `next[4 * state + d]` (`4 *` the next state, or `u32::MAX`).
+//! `next[n * state + s]` (`n *` the next state, or `u32::MAX`), `n` the spelling's symbols.
 
-use super::{Machine, DEAD};
+use super::{Machine, Spelling, DEAD};
 use crate::heuristic::cache::{self, TableFile};
 use std::path::{Path, PathBuf};
 
 /// Largest machine file read (a machine of depth 16 has about 8 MB of transitions).
 const MAX_BYTES: u64 = 1 << 30;
 
-/// The file of the machine of depth `depth` in `dir`.
-pub fn path(dir: &Path, depth: usize) -> PathBuf {
-    dir.join(format!("fsm-{depth}.bin"))
+/// The file of the machine of depth `depth` spelled in `spelling` in `dir`.
+pub fn path(dir: &Path, depth: usize, spelling: Spelling) -> PathBuf {
+    match spelling.within {
+        None => dir.join(format!("fsm-{depth}.bin")),
+        Some((rows, cols)) => dir.join(format!("fsm-mtm-{rows}x{cols}-{depth}.bin")),
+    }
+}
+
+/// The board and depth of a file of the multi-tile metric's machine, read off its name
+/// (`fsm-mtm-RxC-DEPTH.bin`), with its spelling.
+pub fn mtm_file(file: &Path) -> Option<(Spelling, usize)> {
+    let name = file.file_name()?.to_str()?;
+    let rest = name.strip_prefix("fsm-mtm-")?.strip_suffix(".bin")?;
+    let (size, depth) = rest.split_once('-')?;
+    let (rows, cols) = size.split_once('x')?;
+    let (rows, cols): (usize, usize) = (rows.parse().ok()?, cols.parse().ok()?);
+    let spelling = Spelling::mtm(rows, cols);
+    let depth = depth.parse().ok()?;
+    (path(file.parent()?, depth, spelling) == file).then_some((spelling, depth))
 }
 
 /// What the file's header says it holds.
-fn key(depth: usize) -> String {
-    format!("duplicate-pruning machine of the forbidden words of at most {depth} moves")
+fn key(depth: usize, spelling: Spelling) -> String {
+    let words =
+        format!("duplicate-pruning machine of the forbidden words of at most {depth} moves");
+    match spelling.within {
+        None => words,
+        Some((rows, cols)) => format!(
+            "{words} of jumps of 1 to {} cells on {rows}x{cols}",
+            spelling.longest
+        ),
+    }
 }
 
 /// The machine's bytes.
@@ -36,10 +61,11 @@ pub fn payload(machine: &Machine) -> Vec<u8> {
     bytes
 }
 
-/// Reads the machine of depth `depth` from `file`, checked.
-pub fn read(file: &Path, depth: usize) -> Result<Machine, String> {
-    let opened =
-        TableFile::open_within(file, &key(depth), 20..=MAX_BYTES).map_err(|e| e.to_string())?;
+/// Reads the machine of depth `depth` spelled in `spelling` from `file`, checked.
+pub fn read(file: &Path, depth: usize, spelling: Spelling) -> Result<Machine, String> {
+    let symbols = spelling.symbols();
+    let opened = TableFile::open_within(file, &key(depth, spelling), 20..=MAX_BYTES)
+        .map_err(|e| e.to_string())?;
     let bytes = opened.read_all().map_err(|e| e.to_string())?;
     let bad = |what: &str| format!("machine file {} {what}", file.display());
     let mut words = bytes
@@ -47,18 +73,19 @@ pub fn read(file: &Path, depth: usize) -> Result<Machine, String> {
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
     let count = words.next().ok_or_else(|| bad("is empty"))?;
     let next: Box<[u32]> = words.collect();
-    if bytes.len() % 16 != 4 || next.is_empty() {
+    if bytes.len() % (4 * symbols) != 4 || next.is_empty() {
         return Err(bad("does not hold whole states"));
     }
     let len = next.len() as u64;
     if next
         .iter()
-        .any(|&n| n != DEAD && (n % 4 != 0 || u64::from(n) >= len))
+        .any(|&n| n != DEAD && (!(n as usize).is_multiple_of(symbols) || u64::from(n) >= len))
     {
         return Err(bad("names a state it does not have"));
     }
     Ok(Machine {
         next,
+        spelling,
         depth,
         words: count as usize,
     })
@@ -73,53 +100,57 @@ pub enum Origin {
     Built { seconds: f64, kept: bool },
 }
 
-/// The machine of depth `depth`: read from `dir`, or built and written there (a file that does
-/// not check out is named on stderr and replaced; a directory that cannot be written only
-/// means building again next time). `None` for `dir`: built in memory.
-pub fn load(dir: Option<&Path>, depth: usize) -> (Machine, Origin) {
-    let file = dir.map(|dir| path(dir, depth));
+/// The machine of depth `depth` spelled in `spelling`: read from `dir`, or built and written
+/// there (a file that does not check out is named on stderr and replaced; a directory that
+/// cannot be written only means building again next time). `None` for `dir`: built in memory.
+pub fn load(dir: Option<&Path>, depth: usize, spelling: Spelling) -> (Machine, Origin) {
+    let file = dir.map(|dir| path(dir, depth, spelling));
     if let Some(file) = file.as_deref().filter(|f| f.exists()) {
-        match read(file, depth) {
+        match read(file, depth, spelling) {
             Ok(machine) => return (machine, Origin::Cached),
             Err(message) => eprintln!("{message}; building it again"),
         }
     }
     let clock = std::time::Instant::now();
-    let machine = Machine::build(depth);
+    let machine = Machine::build_for(depth, spelling);
     let seconds = clock.elapsed().as_secs_f64();
-    let kept =
-        file.is_some_and(|file| cache::write(&file, &key(depth), &payload(&machine)).is_ok());
+    let kept = file
+        .is_some_and(|file| cache::write(&file, &key(depth, spelling), &payload(&machine)).is_ok());
     (machine, Origin::Built { seconds, kept })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    const STM: Spelling = Spelling::STM;
 
     #[test]
     fn a_machine_comes_back_as_it_was_written_and_damage_is_caught() {
         let dir = tempfile::tempdir().expect("a scratch directory");
-        let (built, origin) = load(Some(dir.path()), 8);
+        let (built, origin) = load(Some(dir.path()), 8, STM);
         assert!(matches!(origin, Origin::Built { kept: true, .. }));
-        let file = path(dir.path(), 8);
+        let file = path(dir.path(), 8, STM);
         assert!(file.exists());
-        assert_eq!(read(&file, 8), Ok(built.clone()));
-        assert_eq!(load(Some(dir.path()), 8), (built.clone(), Origin::Cached));
+        assert_eq!(read(&file, 8, STM), Ok(built.clone()));
+        assert_eq!(
+            load(Some(dir.path()), 8, STM),
+            (built.clone(), Origin::Cached)
+        );
         // Another depth's key is refused.
-        assert!(read(&file, 10).is_err());
+        assert!(read(&file, 10, STM).is_err());
         // A flipped bit fails its block's checksum.
         let mut bytes = std::fs::read(&file).expect("readable");
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
         std::fs::write(&file, &bytes).expect("writable");
-        assert!(read(&file, 8).is_err());
+        assert!(read(&file, 8, STM).is_err());
         // ... and is rebuilt.
-        assert_eq!(load(Some(dir.path()), 8).0, built);
-        assert_eq!(read(&file, 8), Ok(built.clone()));
+        assert_eq!(load(Some(dir.path()), 8, STM).0, built);
+        assert_eq!(read(&file, 8, STM), Ok(built.clone()));
         // A well-formed file whose transitions leave the machine is refused.
         let mut wild = payload(&built);
         wild[4..8].copy_from_slice(&(4 * built.states() as u32).to_le_bytes());
-        cache::write(&file, &key(8), &wild).expect("written");
-        assert!(read(&file, 8).is_err_and(|e| e.contains("names a state")));
+        cache::write(&file, &key(8, STM), &wild).expect("written");
+        assert!(read(&file, 8, STM).is_err_and(|e| e.contains("names a state")));
     }
 }

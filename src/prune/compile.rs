@@ -1,6 +1,8 @@
-//! Compiles forbidden words into a machine over the blank's directions (Aho & Corasick): a
-//! state is the longest end of the path so far that begins some forbidden word, and a move
-//! either leads to the next such state or completes a forbidden word (dead).
+//! Compiles forbidden words into a machine over the moves' symbols (Aho & Corasick): a state is
+//! the longest end of the path so far that begins some forbidden word, and a move either leads
+//! to the next such state or completes a forbidden word (dead). [`minimize`] then merges the
+//! states that refuse the same continuations (a fifth of them for the single-tile metric's
+//! machine, a third for the multi-tile metric's on 4x4).
 //!
 //! Invariant: no forbidden word is a piece of another (the word search never extends a word
 //! with a forbidden piece), so a move completes a forbidden word exactly when the longest end
@@ -13,46 +15,48 @@ use std::collections::VecDeque;
 /// No such transition (in the trie), or a move that completes a forbidden word (in the machine).
 pub const DEAD: u32 = u32::MAX;
 
-/// The machine's transitions: `next[4 * state + d]` is `4 *` the next state, or [`DEAD`]. State
-/// 0 is the empty path.
-pub fn compile(words: &[Word]) -> Vec<u32> {
-    // The trie of the words: node 0 the empty prefix.
-    let mut child: Vec<[u32; 4]> = vec![[DEAD; 4]];
+/// The machine's transitions over `symbols` symbols: `next[symbols * state + s]` is
+/// `symbols *` the next state, or [`DEAD`]. State 0 is the empty path.
+pub fn compile(words: &[Word], symbols: usize) -> Vec<u32> {
+    let n = symbols;
+    // The trie of the words, `n` entries a node: node 0 the empty prefix.
+    let mut child: Vec<u32> = vec![DEAD; n];
     let mut whole: Vec<bool> = vec![false];
     for &word in words {
         let mut node = 0;
-        for d in word.moves() {
-            let d = usize::from(d);
-            if child[node][d] == DEAD {
-                child[node][d] = child.len() as u32;
-                child.push([DEAD; 4]);
+        for s in word.moves() {
+            let at = node * n + usize::from(s);
+            if child[at] == DEAD {
+                child[at] = whole.len() as u32;
+                child.extend(std::iter::repeat_n(DEAD, n));
                 whole.push(false);
             }
-            node = child[node][d] as usize;
+            node = child[at] as usize;
         }
         whole[node] = true;
     }
+    let nodes = whole.len();
     // Breadth first, so that a node's failure (a shorter prefix) is complete before it: the
     // transitions of the whole machine, on trie nodes.
-    let mut delta: Vec<[u32; 4]> = vec![[0; 4]; child.len()];
-    let mut fail = vec![0u32; child.len()];
+    let mut delta: Vec<u32> = vec![0; nodes * n];
+    let mut fail = vec![0u32; nodes];
     let mut queue = VecDeque::new();
-    for d in 0..4 {
-        match child[0][d] {
-            DEAD => delta[0][d] = 0,
+    for s in 0..n {
+        match child[s] {
+            DEAD => delta[s] = 0,
             c => {
-                delta[0][d] = c;
+                delta[s] = c;
                 queue.push_back(c as usize);
             }
         }
     }
     while let Some(node) = queue.pop_front() {
-        for d in 0..4 {
-            let via_failure = delta[fail[node] as usize][d];
-            match child[node][d] {
-                DEAD => delta[node][d] = via_failure,
+        for s in 0..n {
+            let via_failure = delta[fail[node] as usize * n + s];
+            match child[node * n + s] {
+                DEAD => delta[node * n + s] = via_failure,
                 c => {
-                    delta[node][d] = c;
+                    delta[node * n + s] = c;
                     fail[c as usize] = via_failure;
                     queue.push_back(c as usize);
                 }
@@ -60,7 +64,7 @@ pub fn compile(words: &[Word]) -> Vec<u32> {
         }
     }
     // The machine's states: the trie's nodes that are not whole words, in trie order.
-    let mut number = vec![DEAD; child.len()];
+    let mut number = vec![DEAD; nodes];
     let mut states = 0u32;
     for (node, &is_word) in whole.iter().enumerate() {
         if !is_word {
@@ -68,19 +72,71 @@ pub fn compile(words: &[Word]) -> Vec<u32> {
             states += 1;
         }
     }
-    let mut next = Vec::with_capacity(4 * states as usize);
+    let mut next = Vec::with_capacity(n * states as usize);
     for (node, &is_word) in whole.iter().enumerate() {
         if is_word {
             continue;
         }
-        for d in 0..4 {
-            next.push(match number[delta[node][d] as usize] {
+        for s in 0..n {
+            next.push(match number[delta[node * n + s] as usize] {
                 DEAD => DEAD,
-                state => 4 * state,
+                state => n as u32 * state,
             });
         }
     }
     next
+}
+
+/// The smallest machine refusing the same paths as `next` (Moore's partition refinement):
+/// states that refuse the same continuations are merged. State 0 stays the empty path's.
+pub fn minimize(next: &[u32], symbols: usize) -> Vec<u32> {
+    let n = symbols;
+    let states = next.len() / n;
+    // Every state starts in one class; a round splits classes by the classes their moves reach
+    // (dead is a class of its own), until no class splits.
+    let mut class = vec![0u32; states];
+    let mut count = 1;
+    loop {
+        let mut ids: rustc_hash::FxHashMap<Vec<u32>, u32> = rustc_hash::FxHashMap::default();
+        let mut refined = vec![0u32; states];
+        for state in 0..states {
+            let mut signature = Vec::with_capacity(n + 1);
+            signature.push(class[state]);
+            for &to in &next[state * n..state * n + n] {
+                signature.push(match to {
+                    DEAD => DEAD,
+                    to => class[to as usize / n],
+                });
+            }
+            let fresh = ids.len() as u32;
+            refined[state] = *ids.entry(signature).or_insert(fresh);
+        }
+        let refined_count = ids.len();
+        class = refined;
+        if refined_count == count {
+            break;
+        }
+        count = refined_count;
+    }
+    // Number the classes in order of first appearance, so that the empty path's is 0.
+    let mut number = vec![DEAD; count];
+    let mut order = Vec::new();
+    for (state, &c) in class.iter().enumerate() {
+        if number[c as usize] == DEAD {
+            number[c as usize] = order.len() as u32;
+            order.push(state);
+        }
+    }
+    let mut minimal = Vec::with_capacity(order.len() * n);
+    for &state in &order {
+        for &to in &next[state * n..state * n + n] {
+            minimal.push(match to {
+                DEAD => DEAD,
+                to => n as u32 * number[class[to as usize / n] as usize],
+            });
+        }
+    }
+    minimal
 }
 
 #[cfg(test)]
@@ -104,7 +160,9 @@ mod tests {
             Word::of(&[1, 3]),
             Word::of(&[0, 1, 1, 0]),
         ];
-        let next = compile(&words);
+        let next = compile(&words, 4);
+        let minimal = minimize(&next, 4);
+        assert!(minimal.len() <= next.len());
         assert!(run(&next, &[0, 2]).is_none());
         assert!(run(&next, &[3, 3, 0, 2]).is_none());
         assert!(run(&next, &[2, 0, 1, 1, 0]).is_none());
@@ -126,6 +184,7 @@ mod tests {
                     moves.windows(w.len()).any(|piece| piece == w)
                 });
                 assert_eq!(run(&next, &moves).is_none(), contains, "{moves:?}");
+                assert_eq!(run(&minimal, &moves).is_none(), contains, "{moves:?}");
             }
         }
     }

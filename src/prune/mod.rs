@@ -21,13 +21,27 @@ pub mod words;
 
 use crate::board::Direction;
 pub use compile::DEAD;
+pub use words::Spelling;
 
 /// Longest forbidden word searched for. Measured (nodes generated, one thread): Korf's 100 with
 /// 6-6-3 tables 42.6 M without the machine, 25.6 M with depth 12, 24.4 M with depth 14; the
 /// completed bound of 94 moves of Korf & Felner's #38 (6-6-6-6) 20.9 M, 14.4 M, 13.4 M. Depth
-/// 12 is 2,641 words in 9,557 states, built in under a second; depth 14, 19,424 words in
+/// 12 is 2,641 words in 9,557 states (7,970 minimised), built in under a second; depth 14, 19,424 words in
 /// 68,888 states, takes ten seconds to build.
 pub const DEPTH: usize = 12;
+
+/// Longest forbidden word of jumps searched for on a board of the multi-tile metric, so that
+/// building the machine takes about a second. Measured on 4x4 (Korf's 100 in MTM, one thread):
+/// 393.3 M nodes without the machine; 312.2 M with depth 9 (13,298 states), 293.9 M with depth
+/// 10 (35,439 states, built in 2 s), 276.7 M with depth 11 (106,561 states, 7 s and 0.9 GB to
+/// build), where depths 10 and 11 took the same time. On 5x5 depth 8 takes 2 s, 10 a minute.
+pub fn mtm_depth(rows: usize, cols: usize) -> usize {
+    match rows * cols {
+        0..=16 => 10,
+        17..=25 => 8,
+        _ => 6,
+    }
+}
 
 /// How an IDA* search prunes duplicate paths (`--prune`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
@@ -53,9 +67,12 @@ impl Prune {
 /// The machine: a state for every end of the path that begins a forbidden word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Machine {
-    /// `next[state + d]` is the state after a move in direction `d` (states are stored
-    /// multiplied by four), or [`DEAD`].
+    /// `next[state + s]` is the state after a move of symbol `s` (states are stored multiplied
+    /// by the number of symbols: four in the single-tile metric, where a symbol is a direction),
+    /// or [`DEAD`].
     next: Box<[u32]>,
+    /// The moves the words are spelled in.
+    spelling: Spelling,
     /// Longest word searched for (0: none).
     depth: usize,
     words: usize,
@@ -68,20 +85,36 @@ impl Default for Machine {
 }
 
 impl Machine {
-    /// The machine that refuses nothing: one state.
+    /// The machine that refuses nothing, in the single-tile metric: one state.
     pub fn none() -> Machine {
+        Machine::none_for(Spelling::STM)
+    }
+
+    /// The machine that refuses no move of `spelling`: one state.
+    pub fn none_for(spelling: Spelling) -> Machine {
         Machine {
-            next: vec![0; 4].into_boxed_slice(),
+            next: vec![0; spelling.symbols()].into_boxed_slice(),
+            spelling,
             depth: 0,
             words: 0,
         }
     }
 
-    /// The machine of every forbidden word of at most `depth` moves.
+    /// The machine of every forbidden word of at most `depth` moves in the single-tile metric.
     pub fn build(depth: usize) -> Machine {
-        let found = words::forbidden(depth);
+        Machine::build_for(depth, Spelling::STM)
+    }
+
+    /// The machine of every forbidden word of at most `depth` moves of `spelling`.
+    pub fn build_for(depth: usize, spelling: Spelling) -> Machine {
+        let found = words::forbidden(depth, spelling);
         Machine {
-            next: compile::compile(&found.forbidden).into_boxed_slice(),
+            next: compile::minimize(
+                &compile::compile(&found.forbidden, spelling.symbols()),
+                spelling.symbols(),
+            )
+            .into_boxed_slice(),
+            spelling,
             depth,
             words: found.forbidden.len(),
         }
@@ -90,10 +123,23 @@ impl Machine {
     /// The state of the empty path.
     pub const START: u32 = 0;
 
-    /// The state after moving the blank in direction `d` from `state`; `None` when the move
-    /// completes a forbidden word.
+    /// The state after moving the blank in direction `d` from `state` (single-tile metric);
+    /// `None` when the move completes a forbidden word.
     pub fn step(&self, state: u32, d: Direction) -> Option<u32> {
-        match self.next.get((state + u32::from(d.code())) as usize) {
+        self.symbol(state, d.code())
+    }
+
+    /// The state after the blank jumps `distance` cells in direction `d` from `state`;
+    /// `None` when the jump completes a forbidden word.
+    pub fn jump(&self, state: u32, d: Direction, distance: u8) -> Option<u32> {
+        if distance == 0 || distance > self.spelling.longest {
+            return None;
+        }
+        self.symbol(state, self.spelling.symbol(d.code(), distance))
+    }
+
+    fn symbol(&self, state: u32, symbol: u8) -> Option<u32> {
+        match self.next.get((state + u32::from(symbol)) as usize) {
             Some(&DEAD) | None => None,
             Some(&next) => Some(next),
         }
@@ -106,7 +152,7 @@ impl Machine {
             .try_fold(Machine::START, |state, d| self.step(state, d))
     }
 
-    /// The transitions, as the generated automaton reads them (`next[state + d]`).
+    /// The transitions, as the generated automata read them (`next[state + symbol]`).
     pub fn table(&self) -> &[u32] {
         &self.next
     }
@@ -117,7 +163,12 @@ impl Machine {
     }
 
     pub fn states(&self) -> usize {
-        self.next.len() / 4
+        self.next.len() / self.spelling.symbols()
+    }
+
+    /// The moves its words are spelled in.
+    pub fn spelling(&self) -> Spelling {
+        self.spelling
     }
 
     pub fn words(&self) -> usize {
@@ -126,5 +177,14 @@ impl Machine {
 
     pub fn depth(&self) -> usize {
         self.depth
+    }
+}
+
+/// Asks for the transitions of `state` in `table`, so that the child's moves find them cached.
+#[inline(always)]
+pub fn prefetch_row(table: &[u32], state: u32) {
+    if let Some(row) = table.get(state as usize) {
+        #[cfg(target_arch = "x86_64")]
+        safe_arch::prefetch_t0(row);
     }
 }

@@ -15,8 +15,14 @@
 //! the node's), not in a variable of the loop: with one more value live across the `match`,
 //! LLVM stops copying the dispatch into the states.
 //!
+//! Every jump first asks the duplicate-pruning machine `prune` (`prune[m + symbol]`, the
+//! symbol `d * longest + k - 1` of a jump of `k` cells in direction `d`, `m` the machine's
+//! state after the node's path, kept on the stack as `ms[sp]`): a jump it refuses is neither
+//! made nor counted, as in the reference search. The machine with no words refuses nothing.
+//!
 //! Invariant of `run`: `tiles` is the node's board (0 on the blank's cell); `g` its depth, `v`
-//! and `h` its parts' states, `cs[sp]` (4x4) its tiles' codes; `stack[1..=sp]` holds, bottom
+//! and `h` its parts' states, `cs[sp]` (4x4) its tiles' codes, `ms[sp]` the pruning machine's
+//! state after its path; `stack[1..=sp]` holds, bottom
 //! up, the fallback of every jump on the path (a state at the cell the blank left) with the
 //! parts' states to restore, and `stack[0]` is `Bottom`. The names `Bound` (with
 //! `vertical`, `horizontal`, `combine` and `child` as in `fifteen::mtm::bound::LowerBound`),
@@ -147,35 +153,49 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
                 (quote! { let mut child = Codes::default(); }, quote! {})
             };
             let prefetch = (relabelled && key.attempt == 0).then(|| prefetches(table, key));
+            let symbol = u32::from(jump.d) * (table.shape.rows.max(table.shape.cols) as u32 - 1)
+                + jump.k as u32
+                - 1;
             quote! {
                 #prefetch
-                nodes = nodes.wrapping_add(1);
-                let mut after = #moved;
-                #start
-                #(#slides)*
-                tiles[#landing] = 0;
-                // Looked up only as far as it can matter (cut off, and not lowering `next`).
-                let walking = #estimate;
-                let (budget, settled) = (limit.saturating_sub(g + 1), next.saturating_sub(g + 1));
-                let estimate = bound.child(walking, &mut child, budget, settled);
-                let f = g + 1 + estimate;
-                if estimate != 0 && f <= limit {
-                    sp = sp.wrapping_add(1);
-                    states[sp as usize] = State::#back;
-                    vs[sp as usize] = v;
-                    hs[sp as usize] = h;
-                    #push
-                    #moved = after;
-                    g += 1;
-                    state = State::#next;
-                    continue;
+                // Outside the machine (no machine the engine builds has such a state): refused.
+                let m_after = prune
+                    .get((ms[sp as usize] + #symbol) as usize)
+                    .copied()
+                    .unwrap_or(u32::MAX);
+                // A refused jump and a child cut off leave by one way, to the next attempt.
+                if m_after != u32::MAX {
+                    prefetch_row(prune, m_after);
+                    nodes = nodes.wrapping_add(1);
+                    let mut after = #moved;
+                    #start
+                    #(#slides)*
+                    tiles[#landing] = 0;
+                    // Looked up only as far as it can matter (cut off, and not lowering `next`).
+                    let walking = #estimate;
+                    let (budget, settled) =
+                        (limit.saturating_sub(g + 1), next.saturating_sub(g + 1));
+                    let estimate = bound.child(walking, &mut child, budget, settled);
+                    let f = g + 1 + estimate;
+                    if estimate != 0 && f <= limit {
+                        sp = sp.wrapping_add(1);
+                        states[sp as usize] = State::#back;
+                        vs[sp as usize] = v;
+                        hs[sp as usize] = h;
+                        #push
+                        ms[sp as usize] = m_after;
+                        #moved = after;
+                        g += 1;
+                        state = State::#next;
+                        continue;
+                    }
+                    #(#restores)*
+                    tiles[#cell] = 0;
+                    if estimate == 0 {
+                        break Some(State::#me);
+                    }
+                    next = next.min(f);
                 }
-                #(#restores)*
-                tiles[#cell] = 0;
-                if estimate == 0 {
-                    break Some(State::#me);
-                }
-                next = next.min(f);
                 state = State::#back;
                 continue;
             }
@@ -199,9 +219,10 @@ fn search_loop(table: &Table) -> TokenStream {
         /// Runs the automaton from `start` until the pass ends (returns `None`) or a jump
         /// reaches the goal (returns that jump's state, with the board, stack and depth as
         /// they were before it, so that running from `win.fallback()` resumes the pass).
-        /// Every child generated adds one to `nodes`; `next` keeps the least `g + h` cut off.
+        /// Every child generated adds one to `nodes`; `next` keeps the least `g + h` cut off;
+        /// no jump completes a word the machine `prune` forbids.
         #[inline(never)]
-        pub fn run(&mut self, bound: &Bound, start: State) -> Option<State> {
+        pub fn run(&mut self, bound: &Bound, prune: &[u32], start: State) -> Option<State> {
             let mut tiles = self.tiles;
             // The board stays in memory: handed out once, it cannot be split into 16 values
             // (nothing else takes its address since the bound reads codes), which, live across
@@ -211,6 +232,7 @@ fn search_loop(table: &Table) -> TokenStream {
             let mut states = self.states;
             let mut vs = self.vs;
             let mut hs = self.hs;
+            let mut ms = self.ms;
             let mut sp = self.sp;
             let mut g = self.g;
             let limit = self.limit;
@@ -230,6 +252,7 @@ fn search_loop(table: &Table) -> TokenStream {
             self.states = states;
             self.vs = vs;
             self.hs = hs;
+            self.ms = ms;
             self.sp = sp;
             self.g = g;
             self.next = next;
@@ -392,6 +415,9 @@ pub fn emit(table: &Table) -> TokenStream {
             pub states: [State; STACK],
             pub vs: [u32; STACK],
             pub hs: [u32; STACK],
+            /// The pruning machine's state after the path to the node at each depth of the
+            /// stack: `ms[0]` the root's, `ms[sp]` the current node's.
+            pub ms: [u32; STACK],
             pub sp: u8,
             pub g: u32,
             pub limit: u32,
@@ -409,6 +435,7 @@ pub fn emit(table: &Table) -> TokenStream {
                     states: [State::Bottom; STACK],
                     vs: [0; STACK],
                     hs: [0; STACK],
+                    ms: [0; STACK],
                     sp: 0,
                     g: 0,
                     limit: 0,
@@ -469,6 +496,11 @@ mod tests {
         assert!(code.contains("states [sp as usize] = State :: c5_n2_t2"));
         assert!(code.contains("break Some (State :: c5_n2_t1)"));
         assert!(!code.contains("vertical . step"));
+        // The pruning machine is asked first, for east 2 (symbol 0 * 3 + 2 - 1), and a child
+        // searched carries the machine's state on the stack.
+        let ask = code.find("prune . get ((ms [sp as usize] + 1u32) as usize)");
+        assert!(ask.is_some() && ask < code.find("nodes = nodes"), "{code}");
+        assert!(code.contains("ms [sp as usize] = m_after"));
     }
 
     #[test]
@@ -481,7 +513,7 @@ mod tests {
         assert!(code.contains("child = child . slide (tile1 , 7usize , 6usize)"));
         assert!(code.contains("bound . child (walking , & mut child , budget , settled)"));
         assert!(code.contains("cs [sp as usize] = child"));
-        assert!(!code.contains("prefetch"));
+        assert!(!code.contains("bound . prefetch"));
         // The place's first attempt asks for the entries of its three children (west 1, east
         // 1, east 2), each from the node's codes.
         let first = text(&table, 5, Some(Jump { d: 1, k: 2 }), 0);
@@ -491,7 +523,11 @@ mod tests {
         let small = Table::new(3, 3);
         let code = text(&small, 4, Some(Jump { d: 1, k: 1 }), 1);
         assert!(code.contains("let mut child = Codes :: default ()"));
-        assert!(!code.contains("slide") && !code.contains("prefetch") && !code.contains("cs ["));
+        assert!(
+            !code.contains("slide") && !code.contains("bound . prefetch") && !code.contains("cs [")
+        );
+        // Its jumps are spelled with two distances: this one, west 1, is symbol 2 * 2 + 1 - 1.
+        assert!(code.contains("prune . get ((ms [sp as usize] + 4u32) as usize)"));
     }
 
     #[test]
@@ -514,7 +550,7 @@ mod tests {
         let file: syn::File = syn::parse2(emit(&table)).expect("the expansion parses");
         let text = quote!(#file).to_string();
         assert_eq!(
-            text.matches("=> { nodes = nodes").count(),
+            text.matches("nodes = nodes . wrapping_add (1)").count(),
             9 * 4 + 9 * 4 * 2
         );
         // Every cell has a root, and every landing an entered place.
