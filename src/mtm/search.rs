@@ -7,6 +7,11 @@
 //! [`LowerBound::combine`] (an MTM move can change `h` by more than one, so there is no
 //! happy/sad budget as in STM); the next bound is the least `g + h` of the nodes cut off.
 //!
+//! A jump that completes a word the duplicate-pruning machine forbids ([`crate::prune`], its
+//! words spelled in jumps) is neither made nor counted; the machine's state after a node's
+//! path passes down to its children. With the machine that refuses nothing, the tree is the
+//! plain one.
+//!
 //! Node counting follows Korf's for STM: the root counts 1 (in the first bound), every
 //! generated child counts 1, including those the bound then cuts off; the goal is recognised
 //! when a child is generated, and a pass stops at its first solution unless every optimal
