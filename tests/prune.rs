@@ -50,13 +50,16 @@ fn blank_of(code: u64, cells: usize) -> usize {
     (0..cells).find(|&c| tile(code, c) == 0).unwrap_or(0)
 }
 
+/// The positions one move from `code` (the blank on `blank`), each with the machine's state
+/// after the move from `state` (`None`: the machine refuses it).
+type Successors<'a> = dyn Fn(u64, usize, u32) -> Vec<(u64, Option<u32>)> + 'a;
+
 /// Checks, distance by distance up to `depth` (or until the board is exhausted), that every
-/// position a breadth-first search from the goal meets at distance `d` ends some machine-legal
-/// path of `d` moves; returns the number of positions checked.
-fn complete(rows: usize, cols: usize, depth: usize) -> usize {
-    let board = Board::new(rows, cols).expect("a board");
+/// position a breadth-first search from the goal meets at distance `d` (moves as `successors`
+/// makes them) ends some machine-legal path of `d` moves; returns the number of positions
+/// checked.
+fn complete_with(board: Board, depth: usize, successors: &Successors) -> usize {
     let cells = board.cells();
-    let machine = machine();
     let goal: Vec<u8> = (1..cells as u8).chain([0]).collect();
     let goal = pack(&goal);
     let mut seen: FxHashSet<u64> = [goal].into_iter().collect();
@@ -67,24 +70,17 @@ fn complete(rows: usize, cols: usize, depth: usize) -> usize {
     for d in 1..=depth {
         let mut next_frontier = Vec::new();
         for &code in &frontier {
-            let blank = blank_of(code, cells);
-            for dir in Direction::ALL {
-                if let Some(to) = board.neighbour(blank, dir) {
-                    let after = moved(code, blank, to);
-                    if seen.insert(after) {
-                        next_frontier.push(after);
-                    }
+            for (after, _) in successors(code, blank_of(code, cells), Machine::START) {
+                if seen.insert(after) {
+                    next_frontier.push(after);
                 }
             }
         }
         let mut next_legal = FxHashSet::default();
         for &(code, state) in &legal {
-            let blank = blank_of(code, cells);
-            for dir in Direction::ALL {
-                if let (Some(to), Some(after)) =
-                    (board.neighbour(blank, dir), machine.step(state, dir))
-                {
-                    next_legal.insert((moved(code, blank, to), after));
+            for (after, machine) in successors(code, blank_of(code, cells), state) {
+                if let Some(machine) = machine {
+                    next_legal.insert((after, machine));
                 }
             }
         }
@@ -95,7 +91,7 @@ fn complete(rows: usize, cols: usize, depth: usize) -> usize {
             .count();
         assert_eq!(
             missing, 0,
-            "{rows}x{cols}: {missing} positions at distance {d} lost"
+            "{board}: {missing} positions at distance {d} lost"
         );
         checked += next_frontier.len();
         if next_frontier.is_empty() {
@@ -105,6 +101,21 @@ fn complete(rows: usize, cols: usize, depth: usize) -> usize {
         legal = next_legal;
     }
     checked
+}
+
+/// [`complete_with`] in the single-tile metric, with the machine of depth [`DEPTH`].
+fn complete(rows: usize, cols: usize, depth: usize) -> usize {
+    let board = Board::new(rows, cols).expect("a board");
+    let machine = machine();
+    complete_with(board, depth, &|code, blank, state| {
+        Direction::ALL
+            .into_iter()
+            .filter_map(|dir| {
+                let to = board.neighbour(blank, dir)?;
+                Some((moved(code, blank, to), machine.step(state, dir)))
+            })
+            .collect()
+    })
 }
 
 #[test]
@@ -292,60 +303,27 @@ fn jumped(mut code: u64, blank: usize, jump: &JumpFrom) -> u64 {
     code
 }
 
-/// As [`complete`], in the multi-tile metric: every position at MTM distance `d` from the goal
-/// (up to `depth`) ends some path of `d` jumps that the board's machine lets through.
+/// [`complete_with`] in the multi-tile metric, with the board's machine of jump words.
 fn complete_mtm(rows: usize, cols: usize, depth: usize) -> usize {
     let board = Board::new(rows, cols).expect("a board");
-    let cells = board.cells();
     let jumps = Jumps::new(board);
     let machine = jump_machine(rows, cols);
-    let goal: Vec<u8> = (1..cells as u8).chain([0]).collect();
-    let goal = pack(&goal);
-    let mut seen: FxHashSet<u64> = [goal].into_iter().collect();
-    let mut frontier = vec![goal];
-    let mut legal: FxHashSet<(u64, u32)> = [(goal, Machine::START)].into_iter().collect();
-    let mut checked = 1;
-    for d in 1..=depth {
-        let mut next_frontier = Vec::new();
-        for &code in &frontier {
-            let blank = blank_of(code, cells);
-            for jump in jumps.from(blank) {
-                let after = jumped(code, blank, jump);
-                if seen.insert(after) {
-                    next_frontier.push(after);
-                }
-            }
-        }
-        let mut next_legal = FxHashSet::default();
-        for &(code, state) in &legal {
-            let blank = blank_of(code, cells);
-            for jump in jumps.from(blank) {
+    complete_with(board, depth, &|code, blank, state| {
+        jumps
+            .from(blank)
+            .iter()
+            .map(|jump| {
                 let Jump {
                     direction,
                     distance,
                 } = jump.jump;
-                if let Some(after) = machine.jump(state, direction, distance) {
-                    next_legal.insert((jumped(code, blank, jump), after));
-                }
-            }
-        }
-        let reached: FxHashSet<u64> = next_legal.iter().map(|&(code, _)| code).collect();
-        let missing = next_frontier
-            .iter()
-            .filter(|c| !reached.contains(c))
-            .count();
-        assert_eq!(
-            missing, 0,
-            "{rows}x{cols} in MTM: {missing} positions at distance {d} lost"
-        );
-        checked += next_frontier.len();
-        if next_frontier.is_empty() {
-            break;
-        }
-        frontier = next_frontier;
-        legal = next_legal;
-    }
-    checked
+                (
+                    jumped(code, blank, jump),
+                    machine.jump(state, direction, distance),
+                )
+            })
+            .collect()
+    })
 }
 
 #[test]

@@ -311,35 +311,23 @@ fn list(store: &Store) -> Result<(), Failure> {
         let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
         let size = format!("{:>10.1} MB", bytes as f64 / 1e6);
         let table = known.iter().find(|(file, ..)| file == path);
-        if *path == prune::cache::path(dir, prune::DEPTH, prune::Spelling::STM) {
-            // The duplicate-pruning machine: listed, not counted among the tables.
-            let what = match prune::cache::read(path, prune::DEPTH, prune::Spelling::STM) {
-                Ok(m) => {
-                    total += bytes;
-                    format!(
-                        "(duplicate-pruning machine: {} forbidden words of at most {} moves, {} states)",
-                        m.words(),
-                        m.depth(),
-                        m.states()
-                    )
-                }
-                Err(error) => {
-                    damaged += 1;
-                    format!("DAMAGED: {error}")
-                }
-            };
-            lines.push(format!("{size}  {}  {what}", path.display()));
-            continue;
-        }
-        if let Some((spelling, depth)) = prune::cache::mtm_file(path) {
-            // A duplicate-pruning machine of the multi-tile metric: listed, not counted among
-            // the tables.
+        // A duplicate-pruning machine (STM, or MTM jumps on one board): listed, not counted
+        // among the tables.
+        let machine = if *path == prune::cache::path(dir, prune::DEPTH, prune::Spelling::STM) {
+            Some((prune::Spelling::STM, prune::DEPTH))
+        } else {
+            prune::cache::mtm_file(path)
+        };
+        if let Some((spelling, depth)) = machine {
             let what = match prune::cache::read(path, depth, spelling) {
                 Ok(m) => {
                     total += bytes;
-                    let (rows, cols) = spelling.within.unwrap_or_default();
+                    let on = match spelling.within {
+                        Some((rows, cols)) => format!(" of MTM jumps on {rows}x{cols}"),
+                        None => String::new(),
+                    };
                     format!(
-                        "(duplicate-pruning machine of MTM jumps on {rows}x{cols}: {} forbidden words of at most {} moves, {} states)",
+                        "(duplicate-pruning machine{on}: {} forbidden words of at most {} moves, {} states)",
                         m.words(),
                         m.depth(),
                         m.states()
