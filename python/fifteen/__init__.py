@@ -9,14 +9,17 @@ by every thread and call.
 """
 
 from ._core import NoSolution, __version__
+from .crosscheck import Crosschecked, crosscheck
 from .solve import Bound, Solved, solve, solve_many
 from .shard import shard_check, shard_merge, shard_plan, shard_run
 
 __all__ = [
     "Bound",
+    "Crosschecked",
     "NoSolution",
     "Solved",
     "__version__",
+    "crosscheck",
     "shard_check",
     "shard_merge",
     "shard_plan",

@@ -4,9 +4,10 @@
 //! Every call reads its arguments as the `fifteen` binary reads its command line (the same
 //! parser, the same one-line messages), runs the library's code for that command without
 //! holding the GIL, and returns text: the JSON of `solve --json`, of a plan or of a result, or
-//! the lines of `shard merge`. Bad input is a `ValueError` with the binary's message; a
-//! position without solution is `fifteen.NoSolution`, a `ValueError` too. Tables are kept for
-//! the life of the process ([`fifteen::cli::kept`]): read once, shared by all threads and calls.
+//! the lines of `shard merge` or of `crosscheck` (with its counts). Bad input is a `ValueError`
+//! with the binary's message; a position without solution is `fifteen.NoSolution`, a
+//! `ValueError` too. Tables are kept for the life of the process ([`fifteen::cli::kept`]): read
+//! once, shared by all threads and calls.
 //!
 //! This crate cannot forbid `unsafe_code`, because PyO3's macros expand to it; none is
 //! written here.
@@ -171,6 +172,41 @@ fn shard_merge(py: Python<'_>, plan: &str, results: Vec<String>) -> PyResult<Vec
         .map_err(raise)
 }
 
+/// `fifteen crosscheck ARGV`: the lines it prints (one per position where something disagreed,
+/// then the summary) and its counts: positions, engine runs, disagreements, skipped runs. A
+/// disagreement is no error here (the binary's exit status 1): its count says it.
+#[pyfunction]
+fn crosscheck(py: Python<'_>, mut argv: Vec<String>) -> PyResult<(Vec<String>, [u64; 4])> {
+    argv.insert(0, "crosscheck".to_string());
+    let (cli, _) = parse(argv).map_err(raise)?;
+    let Command::Crosscheck(args) = cli.command else {
+        return Err(raise(not_for("fifteen crosscheck")));
+    };
+    let mut out = Vec::new();
+    let report = py
+        .detach(|| match args.metric {
+            fifteen::mtm::Metric::Mtm => cli::mtm::crosscheck_to(&args, &mut out, false),
+            fifteen::mtm::Metric::Stm => cli::crosscheck::run_to(&args, &mut out, false),
+        })
+        .map_err(raise)?;
+    let text = String::from_utf8_lossy(&out);
+    let lines = text.lines().map(str::to_string).collect();
+    let counts = [
+        report.positions,
+        report.runs,
+        report.disagreements,
+        report.skipped,
+    ];
+    Ok((lines, counts))
+}
+
+/// How many heuristics this process has read from their files (or built) and kept, a copy
+/// each: the tests' proof that threads asking for the same tables at once share one.
+#[pyfunction]
+fn _tables_read() -> usize {
+    cli::kept::reads()
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     cli::kept::keep_tables();
@@ -181,5 +217,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(shard_run, module)?)?;
     module.add_function(wrap_pyfunction!(shard_check, module)?)?;
     module.add_function(wrap_pyfunction!(shard_merge, module)?)?;
+    module.add_function(wrap_pyfunction!(crosscheck, module)?)?;
+    module.add_function(wrap_pyfunction!(_tables_read, module)?)?;
     Ok(())
 }

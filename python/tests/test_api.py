@@ -2,6 +2,7 @@
 4x4 and 5x5 cases of tests/, and bad input raises ValueError with the binary's one line."""
 
 import json
+import re
 import threading
 import time
 
@@ -124,6 +125,15 @@ def test_an_unsolvable_position_says_so():
                 "/dev/null",
             ],
         ),
+        (lambda: fifteen.crosscheck(count=0), ["crosscheck", "--count", "0"]),
+        (
+            lambda: fifteen.crosscheck(walk=2000000, engines=["ida", "korf"]),
+            ["crosscheck", "--walk", "2000000", "--engines", "ida,korf"],
+        ),
+        (
+            lambda: fifteen.crosscheck(metric="mtm", threads=2),
+            ["crosscheck", "--metric", "mtm", "--threads", "2"],
+        ),
     ],
 )
 def test_bad_input_is_a_value_error_with_the_binarys_line(call, argv):
@@ -132,6 +142,37 @@ def test_bad_input_is_a_value_error_with_the_binarys_line(call, argv):
     with pytest.raises(ValueError) as raised:
         call()
     assert str(raised.value) == err.strip()
+
+
+@pytest.mark.parametrize(
+    "options, argv",
+    [
+        ({"count": 30, "seed": 3}, ["--count", "30", "--seed", "3"]),
+        # The BFS engine past its memory: its runs skipped, and a line says why.
+        ({"count": 5, "memory": "64K"}, ["--count", "5", "--memory", "64K"]),
+        (
+            {"size": "3x4", "count": 4, "walk": 40, "engines": ["automaton", "ida"]},
+            ["--size", "3x4", "--count", "4", "--walk", "40", "--engines", "automaton,ida"],
+        ),
+        ({"count": 10, "metric": "mtm"}, ["--count", "10", "--metric", "mtm"]),
+    ],
+)
+def test_crosscheck_gives_the_binarys_counts_and_lines(tables, options, argv):
+    got = fifteen.crosscheck(**options, heuristic="default", tables=tables)
+    _, out, _ = cli("crosscheck", *argv, "--heuristic", "default", "--tables", str(tables))
+    assert got.lines == out.splitlines()
+    summary = re.fullmatch(
+        r"(\d+) positions, (\d+) engine runs(?: \((\d+) skipped\))?, (\d+) disagreements?",
+        got.lines[-1],
+    )
+    positions, runs, skipped, disagreements = (int(n or 0) for n in summary.groups())
+    assert (got.positions, got.runs, got.skipped, got.disagreements) == (
+        positions,
+        runs,
+        skipped,
+        disagreements,
+    )
+    assert got.agreed and got.positions == options["count"] and got.runs > 0
 
 
 def test_shards_merge_into_the_lines_of_one_thread(tables):
@@ -202,8 +243,6 @@ def test_the_search_runs_without_the_gil():
 
 
 def test_bound_lines_on_stderr_only_when_live(capfd):
-    import re
-
     def untimed(text):
         return [re.sub(r" \(\d+\.\d\d sec\)$", "", line) for line in text.splitlines()]
 
@@ -216,16 +255,21 @@ def test_bound_lines_on_stderr_only_when_live(capfd):
 
 
 def test_tables_are_read_once_per_process(tmp_path, capfd):
-    """Once read, a table is kept for the process: its file removed, later calls still search
-    with it, and do not build it again. Two threads that need it at once both get their answer
-    and the table is built once."""
+    """Threads that need a table at once share one copy: the process reads it once between
+    them, as its count of tables read says (without the sharing, the threads that waited for
+    the builder's file each read a copy of their own, and the table is still built once).
+    Once read, it is kept for the process: its file removed, later calls still search with
+    it, and neither build nor read it again."""
     folder = tmp_path / "fresh"
-    positions = ["076823514", "867254301"]
+    positions = ["076823514", "867254301", "806547231", "647850321"]
     answers = {}
+    together = threading.Barrier(len(positions))
 
     def solve(position):
+        together.wait()
         answers[position] = fifteen.solve(position, heuristic="8", tables=folder, threads=1)
 
+    before = fifteen._core._tables_read()
     threads = [threading.Thread(target=solve, args=(p,)) for p in positions]
     for thread in threads:
         thread.start()
@@ -233,12 +277,15 @@ def test_tables_are_read_once_per_process(tmp_path, capfd):
         thread.join()
     err = capfd.readouterr().err
     assert err.count("building the 3x3 8 table") == 1, err
+    assert fifteen._core._tables_read() - before == 1, "each thread read its own copy"
     table = folder / "3x3_1-2-3-4-5-6-7-8.pdb"
     table.unlink()
     again = fifteen.solve(positions[0], heuristic="8", tables=folder, threads=1)
     assert "building" not in capfd.readouterr().err and not table.exists()
+    assert fifteen._core._tables_read() - before == 1
     assert again.moves == answers[positions[0]].moves
-    assert [answers[p].length for p in positions] == [26, 31]
+    assert [answers[p].length for p in positions[:2]] == [26, 31]
+    assert all(answers[p].solvable for p in positions)
 
 
 def test_the_binary_and_the_package_share_plans_and_results(tmp_path):

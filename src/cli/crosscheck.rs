@@ -80,6 +80,16 @@ pub struct Report {
 }
 
 pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
+    run_to(args, &mut super::out(), true)?.verdict()
+}
+
+/// The cross-check of `args` with its lines written to `out` (the progress bar on stderr when
+/// `progress`): the counts, whether or not something disagreed.
+pub fn run_to(
+    args: &CrosscheckArgs,
+    out: &mut dyn Write,
+    progress: bool,
+) -> Result<Report, Failure> {
     if args.count == 0 {
         return Err(Failure::BadInput("--count must be at least 1".into()));
     }
@@ -102,16 +112,15 @@ pub fn run(args: &CrosscheckArgs) -> Result<(), Failure> {
         threads: args.threads.count(),
         ..SearchOptions::default()
     };
-    let report = check_positions_with(
+    Ok(check_positions_with(
         positions,
         &engines,
         &options,
-        &mut super::out(),
-        true,
+        out,
+        progress,
         &STM,
         goal.as_ref(),
-    )?;
-    report.verdict()
+    )?)
 }
 
 /// The seeded positions of a cross-check: uniformly random or random walks, from the standard

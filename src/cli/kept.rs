@@ -12,6 +12,7 @@ use crate::heuristic::store::Choice;
 use crate::heuristic::Heuristic;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// Which heuristic: its tables' directory (resolved: `--tables`, `$FIFTEEN_TABLES` or the
@@ -27,6 +28,10 @@ pub struct Key {
 type Kept = Mutex<HashMap<(Key, bool), Heuristic>>;
 
 static KEPT: OnceLock<Kept> = OnceLock::new();
+
+/// How many heuristics were read from their files (or built) and kept: with the sharing, once
+/// per key however many threads asked for it at once.
+static READS: AtomicUsize = AtomicUsize::new(0);
 
 /// Held while a heuristic is resolved for keeping, so that threads asking for the same tables
 /// at once read them once: the first reads, the others then find them kept.
@@ -60,5 +65,12 @@ pub fn get(key: &Key, lazy: bool) -> Option<Heuristic> {
 pub fn put(key: Key, lazy: bool, heuristic: &Heuristic) {
     if let Some(Ok(mut kept)) = KEPT.get().map(Mutex::lock) {
         kept.insert((key, lazy), heuristic.clone());
+        READS.fetch_add(1, Ordering::Relaxed);
     }
+}
+
+/// How many heuristics this process has read (or built) and kept so far: a copy each. Tests
+/// of the sharing read it (the Python package's `_core._tables_read`).
+pub fn reads() -> usize {
+    READS.load(Ordering::Relaxed)
 }

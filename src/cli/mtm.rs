@@ -389,6 +389,16 @@ fn engines(kinds: &[EngineKind], config: &Config) -> Result<Vec<Box<dyn Engine>>
 /// `fifteen crosscheck --metric mtm`: seeded positions, every MTM engine on each, every answer
 /// checked ([`crate::mtm::check`]); the lines of the STM cross-check.
 pub fn crosscheck(args: &CrosscheckArgs) -> Result<(), Failure> {
+    crosscheck_to(args, &mut super::out(), true)?.verdict()
+}
+
+/// [`crosscheck`] with its lines written to `out` (the progress bar on stderr when
+/// `progress`): the counts, whether or not something disagreed.
+pub fn crosscheck_to(
+    args: &CrosscheckArgs,
+    out: &mut dyn Write,
+    progress: bool,
+) -> Result<super::crosscheck::Report, Failure> {
     if args.count == 0 {
         return Err(Failure::BadInput("--count must be at least 1".into()));
     }
@@ -425,16 +435,15 @@ pub fn crosscheck(args: &CrosscheckArgs) -> Result<(), Failure> {
         disagreements,
         summary,
     };
-    let report = check_positions_with(
+    Ok(check_positions_with(
         positions,
         &engines,
         &options,
-        &mut super::out(),
-        true,
+        out,
+        progress,
         &judge,
         goal.as_ref(),
-    )?;
-    report.verdict()
+    )?)
 }
 
 /// `fifteen compare --metric mtm`: every MTM engine once on every position with the answers

@@ -29,6 +29,17 @@ import time
 from . import cut, task
 
 
+# Dask's timers that cost CPU while nothing happens (docs/shard-and-dask.md, "Dask's idle
+# CPU"): a local cluster started for the search takes these settings, which the docs recommend
+# for a cluster's scheduler and workers.
+IDLE_SETTINGS = {
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.profile.enabled": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+
+
 class Failure(Exception):
     """A one-line error (exit status 2)."""
 
@@ -308,13 +319,17 @@ def on_cluster(args, journal):
     cloudpickle.register_pickle_by_value(task)
     tls = security(args)
     if args.local is not None:
-        cluster = LocalCluster(
-            n_workers=args.local,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
+        import dask
+
+        # The scheduler reads them here, the nannies pass them on to their workers.
+        with dask.config.set(IDLE_SETTINGS):
+            cluster = LocalCluster(
+                n_workers=args.local,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
         client = Client(cluster)
     else:
         cluster = None
