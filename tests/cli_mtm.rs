@@ -150,34 +150,19 @@ fn the_automaton_on_two_threads_finds_the_solution_of_one() {
 
 #[test]
 fn crosscheck_and_compare() {
+    // `crosscheck --metric mtm` with `args`: its summary line (status 0 asserted).
+    let crosscheck = |args: &[&str]| {
+        let argv = [&["crosscheck", "--metric", "mtm"][..], args].concat();
+        let (status, out, err) = run(&argv);
+        assert_eq!(status, 0, "{argv:?}: {out}{err}");
+        out
+    };
     // With the duplicate-pruning machine (the default) and without it.
     for prune in ["fsm", "none"] {
-        let (status, out, err) = run(&[
-            "crosscheck",
-            "--metric",
-            "mtm",
-            "--size",
-            "3x3",
-            "--count",
-            "25",
-            "--prune",
-            prune,
-        ]);
-        assert_eq!(status, 0, "{out}{err}");
+        let out = crosscheck(&["--size", "3x3", "--count", "25", "--prune", prune]);
         assert_eq!(out.trim(), "25 positions, 75 engine runs, 0 disagreements");
     }
-    let (status, out, _) = run(&[
-        "crosscheck",
-        "--metric",
-        "mtm",
-        "--size",
-        "2x4",
-        "--count",
-        "25",
-        "--walk",
-        "30",
-    ]);
-    assert_eq!(status, 0, "{out}");
+    let out = crosscheck(&["--size", "2x4", "--count", "25", "--walk", "30"]);
     assert!(out.ends_with(", 0 disagreements\n"), "{out}");
     // The automaton and the reference on larger boards (breadth-first search would mostly
     // run out of its 64M there): equal lengths and equal nodes in every completed bound.
@@ -186,10 +171,7 @@ fn crosscheck_and_compare() {
         ("4x4", "60", "fsm"),
         ("4x4", "60", "none"),
     ] {
-        let (status, out, _) = run(&[
-            "crosscheck",
-            "--metric",
-            "mtm",
+        let out = crosscheck(&[
             "--size",
             size,
             "--count",
@@ -201,7 +183,6 @@ fn crosscheck_and_compare() {
             "--prune",
             prune,
         ]);
-        assert_eq!(status, 0, "{size}: {out}");
         assert_eq!(out.trim(), "10 positions, 20 engine runs, 0 disagreements");
     }
 

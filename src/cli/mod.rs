@@ -194,6 +194,10 @@ impl HeuristicArgs {
     }
 }
 
+/// Why `--all` refuses `--prune fsm` (in both metrics).
+pub const ALL_PRUNES_NONE: &str =
+    "--all lists every optimal path, so it prunes none: leave out --prune fsm";
+
 /// The duplicate-pruning machine `prune` asks for (by default: fsm with pattern databases,
 /// none with Manhattan) for a search with `heuristic`, listing every optimal path when `all`;
 /// kept with the tables in `dir` (default: the tables' directory).
@@ -204,11 +208,7 @@ pub fn pruning(
     dir: Option<&std::path::Path>,
 ) -> Result<Arc<Machine>, Failure> {
     let prune = match (prune, all) {
-        (Some(Prune::Fsm), true) => {
-            return Err(Failure::BadInput(
-                "--all lists every optimal path, so it prunes none: leave out --prune fsm".into(),
-            ))
-        }
+        (Some(Prune::Fsm), true) => return Err(Failure::BadInput(ALL_PRUNES_NONE.into())),
         (_, true) => Prune::None,
         (Some(prune), false) => prune,
         (None, false) => match heuristic {

@@ -52,9 +52,7 @@ fn config(
 ) -> Result<Config, Failure> {
     let name = heuristic.map(|c| c.to_string());
     if all && prune == Some(Prune::Fsm) {
-        return Err(Failure::BadInput(
-            "--all lists every optimal path, so it prunes none: leave out --prune fsm".into(),
-        ));
+        return Err(Failure::BadInput(super::ALL_PRUNES_NONE.into()));
     }
     Ok(Config {
         bound: BoundChoice::parse(name.as_deref()).map_err(Failure::BadInput)?,

@@ -153,6 +153,8 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
                 (quote! { let mut child = Codes::default(); }, quote! {})
             };
             let prefetch = (relabelled && key.attempt == 0).then(|| prefetches(table, key));
+            // The jump's symbol, numbered as `fifteen::prune::Spelling::mtm` numbers them (the
+            // node-for-node tests against the reference search would catch a difference).
             let symbol = u32::from(jump.d) * (table.shape.rows.max(table.shape.cols) as u32 - 1)
                 + jump.k as u32
                 - 1;
