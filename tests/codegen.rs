@@ -118,16 +118,21 @@ fn the_mtm_automaton_has_one_loop_per_board_and_the_4x4_dispatch_is_copied() {
     let Some(loops) = judged(mtm_loops) else {
         return;
     };
-    // The 13 boards of at most 16 cells. Their loops call the lower bound's table lookups,
-    // which check their indexes, so unlike Knuth's loops they may refer to a panic routine.
-    assert_eq!(loops.len(), 13, "MTM loops found: {loops:?}");
+    // The 13 boards of at most 16 cells, and 4x4 twice: with walking distance
+    // (`--heuristic walking`) and with the relabelled table alone (`4x4_table`, the default).
+    // Their loops call the lower bound's table lookups, which check their indexes, so unlike
+    // Knuth's loops they may refer to a panic routine.
+    assert_eq!(loops.len(), 14, "MTM loops found: {loops:?}");
     // 4x4 has 384 move states; when LLVM copies the dispatch, most have their own jump. With
-    // the duplicate-pruning machine's lookup in each state it copies it into 274 places; forced
-    // to copy more (`-C llvm-args=-tail-dup-indirect-size=60`: 703 jumps), Korf's 100 in MTM
-    // took the same time (13.0-13.3 s both, interleaved). What this guards against is the
+    // the duplicate-pruning machine's lookup in each state it copies it into 274-294 places;
+    // forced to copy more (`-C llvm-args=-tail-dup-indirect-size=60`: 703 jumps), Korf's 100 in
+    // MTM took the same time (13.0-13.3 s both, interleaved). What this guards against is the
     // collapse to one shared jump, which made Korf #49 1.33x slower.
-    let jumps = loops.get("4x4").copied().unwrap_or(0);
-    assert!(jumps >= 256, "the 4x4 MTM loop has {jumps} indirect jumps");
+    let jumps = loops.get("4x4_table").copied().unwrap_or(0);
+    assert!(
+        jumps >= 256,
+        "the 4x4 MTM table's loop has {jumps} indirect jumps"
+    );
 }
 
 #[test]

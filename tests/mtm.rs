@@ -246,9 +246,10 @@ fn the_relabelled_tables_distances_near_the_goal() {
 /// `LowerBound::child`, which both MTM engines ask for a child's bound, keeps its contract on
 /// the children of 4x4 positions with the relabelled table (which keeps distances mod 3: a
 /// child's follow from its parent's), for every budget and settled value around the exact
-/// bound: the exact bound when it is at most the budget or below the settled value, else a
-/// value above the budget, at least the settled value, and at most the exact bound; and the
-/// distances it leaves in the child's codes are the child's wherever it looked them up.
+/// bound (the table's, walking distance left out): the exact bound when it is at most the
+/// budget or below the settled value, else a value above the budget, at least the settled
+/// value, and at most the exact bound; and the distances it leaves in the child's codes are
+/// the child's wherever the bound is exact.
 #[test]
 fn a_childs_bound_is_exact_wherever_it_matters() {
     use fifteen::mtm::moves::{play_all, Axis, Jumps};
@@ -267,16 +268,16 @@ fn a_childs_bound_is_exact_wherever_it_matters() {
             let (v, h) = bound.states(&position);
             let axis = Axis::of(jump.jump.direction).other();
             let walking = bound.combine(v, h, Some(axis));
-            let exact = walking.max(bound.table_estimate(position.tiles()));
+            let exact = bound.table_estimate(position.tiles());
+            assert_eq!(bound.estimate(&position), exact.max(1));
             for budget in 0..=exact + 1 {
                 for settled in 0..=exact + 1 {
                     let mut codes = bound.child_codes(from_parent, position.tiles());
-                    let got = bound.child(walking, &mut codes, budget, settled);
+                    let at_goal = || position.is_goal();
+                    let got = bound.child(walking, &mut codes, (budget, settled), at_goal);
                     if exact <= budget || exact < settled {
                         assert_eq!(got, exact, "{position:?} {budget} {settled}");
-                        if walking <= budget || walking < settled {
-                            assert_eq!(codes, exact_codes, "{position:?}");
-                        }
+                        assert_eq!(codes, exact_codes, "{position:?}");
                     } else {
                         assert!(got > budget && got >= settled && got <= exact);
                     }
@@ -284,4 +285,17 @@ fn a_childs_bound_is_exact_wherever_it_matters() {
             }
         }
     }
+    // The table says 0 where neither the relabelled board nor its transposition tells the
+    // position from the goal (tiles 3 and 4 swapped, and 9 and 10); only the goal has bound 0.
+    let goal = Position::goal(Board::fifteen());
+    let mut swapped = goal.tiles().to_vec();
+    swapped.swap(2, 3);
+    swapped.swap(8, 9);
+    let swapped = Position::from_tiles(Board::fifteen(), &swapped).expect("a position");
+    assert!(swapped.is_solvable());
+    assert_eq!(bound.table_estimate(swapped.tiles()), 0);
+    assert_eq!((bound.estimate(&swapped), bound.estimate(&goal)), (1, 0));
+    let mut codes = bound.codes(swapped.tiles());
+    assert_eq!(bound.relabelled(&mut codes, (0, 0), || false), 1);
+    assert_eq!(bound.relabelled(&mut codes, (0, 0), || true), 0);
 }

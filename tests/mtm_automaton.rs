@@ -96,6 +96,9 @@ fn same_search(start: &Position, bound: BoundChoice, all: bool) -> usize {
 fn the_boards_of_at_most_16_cells_are_generated() {
     let mut sizes = SIZES.to_vec();
     sizes.sort_unstable();
+    // 4x4 is listed twice: walking distance and the relabelled table have a loop each.
+    assert_eq!(sizes.iter().filter(|&&s| s == (4, 4)).count(), 2);
+    sizes.dedup();
     let small: Vec<(usize, usize)> = (2..=5)
         .flat_map(|r| (2..=5).map(move |c| (r, c)))
         .filter(|(r, c)| r * c <= 16)

@@ -62,15 +62,19 @@ trait Generated: Default {
 /// Instantiates the MTM automaton for each listed board, in a module of its own, and lets the
 /// driver use it.
 macro_rules! instantiate {
-    ($($module:ident = $rows:literal x $cols:literal),* $(,)?) => {
+    ($($module:ident = $rows:literal x $cols:literal, tables = $tables:literal);* $(;)?) => {
         $(
-            /// The MTM automaton, generated for one board size.
+            /// The MTM automaton, generated for one board size and bound.
             pub mod $module {
                 use crate::mtm::bound::LowerBound as Bound;
+                // Walking distance's code names the next axis; the table's does not.
+                #[allow(unused_imports)]
                 use crate::mtm::moves::Axis;
                 use crate::mtm::relabel::Codes;
                 use crate::prune::prefetch_row;
-                fifteen_macros::automaton!(rows = $rows, cols = $cols, metric = mtm);
+                fifteen_macros::automaton!(
+                    rows = $rows, cols = $cols, metric = mtm, tables = $tables
+                );
             }
 
             impl Generated for $module::Machine {
@@ -88,7 +92,7 @@ macro_rules! instantiate {
                     *self = $module::Machine::default();
                     self.tiles.copy_from_slice(root.tiles());
                     (self.g, self.limit) = (g, limit);
-                    (self.v, self.h) = (v, h);
+                    $module::Machine::set_parts(self, v, h);
                     self.ms[0] = m;
                     $module::Machine::set_codes(self, codes);
                     let blank = root.blank();
@@ -130,7 +134,8 @@ macro_rules! instantiate {
             }
         )*
 
-        /// Solves on whichever instantiation fits the board.
+        /// Solves on whichever instantiation fits the board and the bound (the relabelled
+        /// table's or walking distance).
         fn dispatch(
             start: &Position,
             bound: &LowerBound,
@@ -140,8 +145,13 @@ macro_rules! instantiate {
         ) -> Result<SearchOutcome, EngineError> {
             let board = start.board();
             let searched = (bound, prune);
+            let table = bound.table.is_some();
             match (board.rows(), board.cols()) {
-                $(($rows, $cols) => drive::<$module::Machine>(start, searched, options, progress),)*
+                $(
+                    ($rows, $cols) if table == $tables => {
+                        drive::<$module::Machine>(start, searched, options, progress)
+                    }
+                )*
                 _ => Err(unsupported(board)),
             }
         }
@@ -155,19 +165,20 @@ macro_rules! instantiate {
 // compilation for boards whose MTM bound is too weak to solve more than short walks (the
 // reference search takes them).
 instantiate!(
-    board2x2 = 2 x 2,
-    board2x3 = 2 x 3,
-    board2x4 = 2 x 4,
-    board2x5 = 2 x 5,
-    board3x2 = 3 x 2,
-    board3x3 = 3 x 3,
-    board3x4 = 3 x 4,
-    board3x5 = 3 x 5,
-    board4x2 = 4 x 2,
-    board4x3 = 4 x 3,
-    board4x4 = 4 x 4,
-    board5x2 = 5 x 2,
-    board5x3 = 5 x 3,
+    board2x2 = 2 x 2, tables = false;
+    board2x3 = 2 x 3, tables = false;
+    board2x4 = 2 x 4, tables = false;
+    board2x5 = 2 x 5, tables = false;
+    board3x2 = 3 x 2, tables = false;
+    board3x3 = 3 x 3, tables = false;
+    board3x4 = 3 x 4, tables = false;
+    board3x5 = 3 x 5, tables = false;
+    board4x2 = 4 x 2, tables = false;
+    board4x3 = 4 x 3, tables = false;
+    board4x4 = 4 x 4, tables = false;
+    board4x4_table = 4 x 4, tables = true;
+    board5x2 = 5 x 2, tables = false;
+    board5x3 = 5 x 3, tables = false;
 );
 
 const NAME: &str = "automaton";

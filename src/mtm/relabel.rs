@@ -158,11 +158,20 @@ fn complement(counts: usize) -> usize {
     SIZES.iter().rev().fold(0, |n, &s| n * 9 + usize::from(s)) - counts
 }
 
+/// `N` zeros, in an array whose length the code that indexes it knows (a masked index needs
+/// no bounds check).
+fn boxed<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
+    match vec![T::default(); N].into_boxed_slice().try_into() {
+        Ok(array) => array,
+        Err(_) => unreachable!("a vector of N entries is an array of N"),
+    }
+}
+
 /// The small tables of the ranks ([`RelabelTable`]'s module doc).
 #[derive(Clone, Debug)]
 pub struct Index {
-    high: Box<[u32]>,
-    low: Box<[u16]>,
+    high: Box<[u32; 1 << 19]>,
+    low: Box<[u16; 1 << 19]>,
     /// The codes of the halves that can occur, by their counts (base 9).
     halves: Vec<(usize, Vec<u32>)>,
 }
@@ -177,7 +186,7 @@ impl Index {
     pub fn new() -> Index {
         let mut halves: Vec<(usize, Vec<u32>)> = Vec::new();
         let mut group = vec![usize::MAX; 9usize.pow(5)];
-        let mut low = vec![0u16; 1 << 19];
+        let mut low: Box<[u16; 1 << 19]> = boxed();
         for (code, low) in low.iter_mut().enumerate().take(HALF) {
             let Some(counts) = counts(&digits(code)) else {
                 continue;
@@ -190,7 +199,7 @@ impl Index {
             *low = codes.len() as u16;
             codes.push(code as u32);
         }
-        let mut high = vec![0u32; 1 << 19];
+        let mut high: Box<[u32; 1 << 19]> = boxed();
         let mut offset = 0usize;
         for (counts, codes) in &halves {
             // The bottom halves that complete this top half.
@@ -204,11 +213,7 @@ impl Index {
             offset += codes.len() * below;
         }
         debug_assert_eq!(offset, STATES);
-        Index {
-            high: high.into_boxed_slice(),
-            low: low.into_boxed_slice(),
-            halves,
-        }
+        Index { high, low, halves }
     }
 
     /// The rank of the arrangement whose halves' codes are packed in `code`.
@@ -431,14 +436,14 @@ impl RelabelTable {
         NEXT[usize::from(parent & 63)][self.residue(code)]
     }
 
-    /// The larger of `known` and the distances of a child's codes (their parent's distances
-    /// in `codes`, replaced by the child's), except that the lookup on the transposition is
-    /// not made when the first already gives a value above `budget` and at least `settled`
-    /// (see [`super::bound::LowerBound::child`]).
+    /// The larger of the distances of a child's codes (their parent's distances in `codes`,
+    /// replaced by the child's), except that the lookup on the transposition is not made when
+    /// the first already gives a value above `budget` and at least `settled` (see
+    /// [`super::bound::LowerBound::child`]).
     #[inline]
-    pub fn at_least(&self, known: u32, codes: &mut Codes, budget: u32, settled: u32) -> u32 {
+    pub fn at_least(&self, codes: &mut Codes, budget: u32, settled: u32) -> u32 {
         codes.distances[0] = self.after(codes.distances[0], codes.board);
-        let a = known.max(u32::from(codes.distances[0]));
+        let a = u32::from(codes.distances[0]);
         if a > budget && a >= settled {
             return a;
         }

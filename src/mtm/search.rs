@@ -4,8 +4,9 @@
 //! children are the jumps of the blank along the *other* axis (at the root, along both), since
 //! another move on the same axis would merge with the last one or undo it. For bounds
 //! `b = h(start), …` a depth-first pass keeps the nodes with `g + h <= b`, where `h` is
-//! [`LowerBound::combine`] (an MTM move can change `h` by more than one, so there is no
-//! happy/sad budget as in STM); the next bound is the least `g + h` of the nodes cut off.
+//! [`LowerBound::child`]: walking distance ([`LowerBound::combine`]), or on 4x4 the relabelled
+//! table's bound (an MTM move can change `h` by more than one, so there is no happy/sad budget
+//! as in STM); the next bound is the least `g + h` of the nodes cut off.
 //!
 //! A jump that completes a word the duplicate-pruning machine forbids ([`crate::prune`], its
 //! words spelled in jumps) is neither made nor counted; the machine's state after a node's
@@ -286,7 +287,9 @@ impl<'a> Search<'a> {
                 self.next.saturating_sub(g + 1),
             );
             let mut child = self.bound.child_codes(codes, tiles);
-            let estimate = self.bound.child(walking, &mut child, budget, settled);
+            let estimate = self
+                .bound
+                .child(walking, &mut child, (budget, settled), || self.is_goal());
             let f = g + 1 + estimate;
             let stop = if estimate == 0 {
                 debug_assert!(self.is_goal());

@@ -46,9 +46,13 @@ fn parts(vertical: bool) -> (TokenStream, TokenStream, TokenStream) {
     }
 }
 
-/// Whether the board is the one with the relabelled table, whose codes the automaton keeps.
-fn relabelled(table: &Table) -> bool {
-    (table.shape.rows, table.shape.cols) == (4, 4)
+/// Which lower bound the generated code computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Walking distance in MTM: each slide steps the moved axis's part.
+    Walking,
+    /// The relabelled 4x4 table alone: each slide changes the node's codes.
+    Relabelled,
 }
 
 /// At a place's first attempt: the table entries of every child of the place asked for, so
@@ -73,16 +77,22 @@ fn prefetches(table: &Table, key: StateKey) -> TokenStream {
 }
 
 /// The code of one state.
-fn state_code(table: &Table, key: StateKey) -> TokenStream {
+fn state_code(table: &Table, bound: Bound, key: StateKey) -> TokenStream {
     let Some(state) = table.get(key) else {
         return quote! { compile_error!("missing state"); };
     };
     let cols = table.shape.cols;
-    let relabelled = relabelled(table);
+    let relabelled = bound == Bound::Relabelled;
     let cell = key.cell;
     match &state.action {
         Action::End => quote! { break None; },
         Action::Undo { origin, passed } => {
+            let restore_parts = (!relabelled).then(|| {
+                quote! {
+                    v = vs[sp as usize];
+                    h = hs[sp as usize];
+                }
+            });
             // Each passed cell takes back the tile of the cell before it, from the far end.
             let before: Vec<usize> = std::iter::once(*origin)
                 .chain(passed.iter().copied())
@@ -95,8 +105,7 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
                 #(#shifts)*
                 tiles[#origin] = 0;
                 state = states[sp as usize];
-                v = vs[sp as usize];
-                h = hs[sp as usize];
+                #restore_parts
                 sp = sp.wrapping_sub(1);
                 g = g.wrapping_sub(1);
                 continue;
@@ -121,13 +130,17 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
             let slides = before.windows(2).zip(&names).map(|(pair, name)| {
                 let (to, from) = (pair[0], pair[1]);
                 let (line_from, line_to) = (line(from), line(to));
-                let codes = relabelled.then(|| quote! { child = child.slide(#name, #from, #to); });
+                let change = match bound {
+                    Bound::Relabelled => quote! { child = child.slide(#name, #from, #to); },
+                    Bound::Walking => quote! {
+                        after = bound.#part.step(
+                            after, usize::from(#home[usize::from(#name & 31)]), #line_from, #line_to,
+                        );
+                    },
+                };
                 quote! {
                     let #name = tiles[#from];
-                    after = bound.#part.step(
-                        after, usize::from(#home[usize::from(#name & 31)]), #line_from, #line_to,
-                    );
-                    #codes
+                    #change
                     tiles[#to] = #name;
                 }
             });
@@ -139,18 +152,30 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
             let me = label(key);
             let next = label(*successor);
             let back = label(*fallback);
-            let estimate = if vertical {
+            let walking = if vertical {
                 quote! { bound.combine(after, h, Some(#next_axis)) }
             } else {
                 quote! { bound.combine(v, after, Some(#next_axis)) }
             };
-            let (start, push) = if relabelled {
-                (
+            // The estimate, looked up only as far as it can matter (cut off, and not lowering
+            // `next`); a table's 0 is the goal's only if the tiles say so.
+            let (start, estimate, push) = match bound {
+                Bound::Relabelled => (
                     quote! { let mut child = cs[sp as usize]; },
+                    quote! { bound.relabelled(&mut child, (budget, settled), || tiles == GOAL) },
                     quote! { cs[sp as usize] = child; },
-                )
-            } else {
-                (quote! { let mut child = Codes::default(); }, quote! {})
+                ),
+                Bound::Walking => (
+                    quote! { let mut after = #moved; },
+                    quote! {
+                        bound.child(#walking, &mut Codes::default(), (budget, settled), || tiles == GOAL)
+                    },
+                    quote! {
+                        vs[sp as usize] = v;
+                        hs[sp as usize] = h;
+                        #moved = after;
+                    },
+                ),
             };
             let prefetch = (relabelled && key.attempt == 0).then(|| prefetches(table, key));
             // The jump's symbol, numbered as `fifteen::prune::Spelling::mtm` numbers them (the
@@ -169,24 +194,18 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
                 if m_after != u32::MAX {
                     prefetch_row(prune, m_after);
                     nodes = nodes.wrapping_add(1);
-                    let mut after = #moved;
                     #start
                     #(#slides)*
                     tiles[#landing] = 0;
-                    // Looked up only as far as it can matter (cut off, and not lowering `next`).
-                    let walking = #estimate;
                     let (budget, settled) =
                         (limit.saturating_sub(g + 1), next.saturating_sub(g + 1));
-                    let estimate = bound.child(walking, &mut child, budget, settled);
+                    let estimate = #estimate;
                     let f = g + 1 + estimate;
                     if estimate != 0 && f <= limit {
                         sp = sp.wrapping_add(1);
                         states[sp as usize] = State::#back;
-                        vs[sp as usize] = v;
-                        hs[sp as usize] = h;
                         #push
                         ms[sp as usize] = m_after;
-                        #moved = after;
                         g += 1;
                         state = State::#next;
                         continue;
@@ -206,17 +225,21 @@ fn state_code(table: &Table, key: StateKey) -> TokenStream {
 }
 
 /// `Machine::run`: one depth-first pass, or the rest of one after a win.
-fn search_loop(table: &Table) -> TokenStream {
+fn search_loop(table: &Table, bound: Bound) -> TokenStream {
     let arms = table.states.iter().map(|s| {
         let me = label(s.key);
-        let code = state_code(table, s.key);
+        let code = state_code(table, bound, s.key);
         quote! { State::#me => { #code } }
     });
-    let (load, store) = if relabelled(table) {
-        (quote! { let mut cs = self.cs; }, quote! { self.cs = cs; })
-    } else {
-        (quote! {}, quote! {})
-    };
+    let kept = kept(bound).into_iter().map(|(name, ..)| name);
+    let (load, store): (Vec<_>, Vec<_>) = kept
+        .map(|name| {
+            (
+                quote! { let mut #name = self.#name; },
+                quote! { self.#name = #name; },
+            )
+        })
+        .unzip();
     quote! {
         /// Runs the automaton from `start` until the pass ends (returns `None`) or a jump
         /// reaches the goal (returns that jump's state, with the board, stack and depth as
@@ -232,17 +255,13 @@ fn search_loop(table: &Table) -> TokenStream {
             // 1.33x slower; tests/codegen.rs).
             std::hint::black_box(&mut tiles);
             let mut states = self.states;
-            let mut vs = self.vs;
-            let mut hs = self.hs;
             let mut ms = self.ms;
             let mut sp = self.sp;
             let mut g = self.g;
             let limit = self.limit;
             let mut next = self.next;
-            let mut v = self.v;
-            let mut h = self.h;
             let mut nodes = self.nodes;
-            #load
+            #(#load)*
             let mut state = start;
             let won = loop {
                 match state {
@@ -252,23 +271,59 @@ fn search_loop(table: &Table) -> TokenStream {
             };
             self.tiles = tiles;
             self.states = states;
-            self.vs = vs;
-            self.hs = hs;
             self.ms = ms;
             self.sp = sp;
             self.g = g;
             self.next = next;
-            self.v = v;
-            self.h = h;
             self.nodes = nodes;
-            #store
+            #(#store)*
             won
         }
     }
 }
 
+/// What a machine keeps of its bound, as fields: name, type, initial value, documentation.
+fn kept(bound: Bound) -> Vec<(Ident, TokenStream, TokenStream, &'static str)> {
+    let name = |n: &str| Ident::new(n, Span::call_site());
+    match bound {
+        Bound::Walking => vec![
+            (
+                name("v"),
+                quote!(u32),
+                quote!(0),
+                "The vertical part's state at the node.",
+            ),
+            (
+                name("h"),
+                quote!(u32),
+                quote!(0),
+                "The horizontal part's state at the node.",
+            ),
+            (
+                name("vs"),
+                quote!([u32; STACK]),
+                quote!([0; STACK]),
+                "The vertical part's state to restore at each depth of the stack.",
+            ),
+            (
+                name("hs"),
+                quote!([u32; STACK]),
+                quote!([0; STACK]),
+                "The horizontal part's state to restore at each depth of the stack.",
+            ),
+        ],
+        Bound::Relabelled => vec![(
+            name("cs"),
+            quote!([Codes; STACK]),
+            quote!([Codes::default(); STACK]),
+            "The relabelled board's codes of the node at each depth of the stack: `cs[0]` the \
+             root's, `cs[sp]` the current node's.",
+        )],
+    }
+}
+
 /// All items of one MTM instantiation.
-pub fn emit(table: &Table) -> TokenStream {
+pub fn emit(table: &Table, bound: Bound) -> TokenStream {
     let shape = table.shape;
     let (rows, cols, cells) = (shape.rows, shape.cols, shape.cells());
     let count = table.states.len();
@@ -319,24 +374,32 @@ pub fn emit(table: &Table) -> TokenStream {
             })
             .collect()
     };
-    let run = search_loop(table);
-    let set_codes = if relabelled(table) {
-        quote! { self.cs[0] = codes; }
-    } else {
-        quote! { let _ = codes; }
-    };
-    let (cs_field, cs_default) = if relabelled(table) {
-        (
+    let run = search_loop(table, bound);
+    let (set_parts, set_codes, homes) = match bound {
+        Bound::Walking => (
+            quote! { (self.v, self.h) = (v, h); },
+            quote! { let _ = codes; },
             quote! {
-                /// The relabelled board's codes of the node at each depth of the stack (4x4):
-                /// `cs[0]` the root's, `cs[sp]` the current node's.
-                pub cs: [Codes; STACK],
+                /// The row of each tile's home (the vertical part's class).
+                const HOME_ROW: [u8; 32] = [#(#home_row),*];
+                /// The column of each tile's home (the horizontal part's class).
+                const HOME_COL: [u8; 32] = [#(#home_col),*];
             },
-            quote! { cs: [Codes::default(); STACK], },
-        )
-    } else {
-        (quote! {}, quote! {})
+        ),
+        Bound::Relabelled => (
+            quote! { let _ = (v, h); },
+            quote! { self.cs[0] = codes; },
+            quote! {},
+        ),
     };
+    let kept = kept(bound);
+    let fields = kept
+        .iter()
+        .map(|(name, kind, _, doc)| quote! { #[doc = #doc] pub #name: #kind, });
+    let defaults = kept
+        .iter()
+        .map(|(name, _, value, _)| quote! { #name: #value, });
+    let goal = (1..cells).map(|t| t as u8).chain([0u8]);
     quote! {
         /// Rows of the board this automaton is generated for.
         pub const ROWS: usize = #rows;
@@ -348,10 +411,9 @@ pub fn emit(table: &Table) -> TokenStream {
         pub const STATES: usize = #count;
         /// Entries of the explicit stack (indexed by a wrapping `u8`).
         pub const STACK: usize = 256;
-        /// The row of each tile's home (the vertical part's class).
-        const HOME_ROW: [u8; 32] = [#(#home_row),*];
-        /// The column of each tile's home (the horizontal part's class).
-        const HOME_COL: [u8; 32] = [#(#home_col),*];
+        #homes
+        /// The goal's tiles, cell by cell.
+        const GOAL: [u8; CELLS] = [#(#goal),*];
 
         /// The automaton's states, plus `Bottom` (end of a subtree's pass).
         #[allow(non_camel_case_types)]
@@ -415,8 +477,6 @@ pub fn emit(table: &Table) -> TokenStream {
         pub struct Machine {
             pub tiles: [u8; CELLS],
             pub states: [State; STACK],
-            pub vs: [u32; STACK],
-            pub hs: [u32; STACK],
             /// The pruning machine's state after the path to the node at each depth of the
             /// stack: `ms[0]` the root's, `ms[sp]` the current node's.
             pub ms: [u32; STACK],
@@ -424,9 +484,7 @@ pub fn emit(table: &Table) -> TokenStream {
             pub g: u32,
             pub limit: u32,
             pub next: u32,
-            pub v: u32,
-            pub h: u32,
-            #cs_field
+            #(#fields)*
             pub nodes: u64,
         }
 
@@ -435,23 +493,24 @@ pub fn emit(table: &Table) -> TokenStream {
                 Machine {
                     tiles: [0; CELLS],
                     states: [State::Bottom; STACK],
-                    vs: [0; STACK],
-                    hs: [0; STACK],
                     ms: [0; STACK],
                     sp: 0,
                     g: 0,
                     limit: 0,
                     next: u32::MAX,
-                    v: 0,
-                    h: 0,
-                    #cs_default
+                    #(#defaults)*
                     nodes: 0,
                 }
             }
         }
 
         impl Machine {
-            /// Sets the root's codes, with their distances (4x4; elsewhere nothing).
+            /// Sets the root's parts' states (walking distance; with the table nothing).
+            pub fn set_parts(&mut self, v: u32, h: u32) {
+                #set_parts
+            }
+
+            /// Sets the root's codes, with their distances (the table; elsewhere nothing).
             pub fn set_codes(&mut self, codes: Codes) {
                 #set_codes
             }
@@ -467,8 +526,19 @@ mod tests {
     use crate::mtm::table::Jump;
 
     fn text(table: &Table, cell: usize, came: Option<Jump>, attempt: usize) -> String {
+        code_of(table, Bound::Walking, cell, came, attempt)
+    }
+
+    fn code_of(
+        table: &Table,
+        bound: Bound,
+        cell: usize,
+        came: Option<Jump>,
+        attempt: usize,
+    ) -> String {
         state_code(
             table,
+            bound,
             StateKey {
                 cell,
                 came,
@@ -506,28 +576,48 @@ mod tests {
     }
 
     #[test]
-    fn on_4x4_a_jump_slides_the_codes_and_a_place_asks_for_its_childrens_entries() {
+    fn with_the_table_a_jump_slides_the_codes_and_a_place_asks_for_its_childrens_entries() {
         let table = Table::new(4, 4);
+        let relabelled = |attempt| {
+            code_of(
+                &table,
+                Bound::Relabelled,
+                5,
+                Some(Jump { d: 1, k: 2 }),
+                attempt,
+            )
+        };
         // Cell 5 entered by north 2; attempt 1 is east 2: tile0 from 6 to 5, tile1 from 7 to 6.
-        let code = text(&table, 5, Some(Jump { d: 1, k: 2 }), 1);
+        let code = relabelled(1);
         assert!(code.contains("let mut child = cs [sp as usize]"));
         assert!(code.contains("child = child . slide (tile0 , 6usize , 5usize)"));
         assert!(code.contains("child = child . slide (tile1 , 7usize , 6usize)"));
-        assert!(code.contains("bound . child (walking , & mut child , budget , settled)"));
+        assert!(code
+            .contains("bound . relabelled (& mut child , (budget , settled) , || tiles == GOAL)"));
         assert!(code.contains("cs [sp as usize] = child"));
         assert!(!code.contains("bound . prefetch"));
+        // No walking distance: no parts stepped, combined, stacked or restored.
+        assert!(!code.contains("step") && !code.contains("combine") && !code.contains("vs ["));
+        assert!(!relabelled(3).contains("vs ["));
         // The place's first attempt asks for the entries of its three children (west 1, east
         // 1, east 2), each from the node's codes.
-        let first = text(&table, 5, Some(Jump { d: 1, k: 2 }), 0);
+        let first = relabelled(0);
         assert_eq!(first.matches("bound . prefetch (c)").count(), 3, "{first}");
         assert_eq!(first.matches("let mut c = cs [sp as usize]").count(), 3);
-        // Elsewhere no codes are kept.
+        // With walking distance no codes are kept.
+        for (rows, cols) in [(3, 3), (4, 4)] {
+            let walking = Table::new(rows, cols);
+            let code = text(&walking, 4, Some(Jump { d: 1, k: 1 }), 1);
+            assert!(code.contains("bound . child ("));
+            assert!(code.contains("& mut Codes :: default () , (budget , settled)"));
+            assert!(
+                !code.contains("slide")
+                    && !code.contains("bound . prefetch")
+                    && !code.contains("cs [")
+            );
+        }
         let small = Table::new(3, 3);
         let code = text(&small, 4, Some(Jump { d: 1, k: 1 }), 1);
-        assert!(code.contains("let mut child = Codes :: default ()"));
-        assert!(
-            !code.contains("slide") && !code.contains("bound . prefetch") && !code.contains("cs [")
-        );
         // Its jumps are spelled with two distances: this one, west 1, is symbol 2 * 2 + 1 - 1.
         assert!(code.contains("prune . get ((ms [sp as usize] + 4u32) as usize)"));
     }
@@ -549,7 +639,8 @@ mod tests {
     #[test]
     fn one_arm_per_state_and_the_lookups_are_complete() {
         let table = Table::new(3, 3);
-        let file: syn::File = syn::parse2(emit(&table)).expect("the expansion parses");
+        let file: syn::File =
+            syn::parse2(emit(&table, Bound::Walking)).expect("the expansion parses");
         let text = quote!(#file).to_string();
         assert_eq!(
             text.matches("nodes = nodes . wrapping_add (1)").count(),

@@ -5,7 +5,9 @@
 //! - [`emit`]: the Rust code of one instantiation, a single `loop { match state { … } }`.
 //!
 //! Invariant: the arguments other than `metric` mean what they mean for Knuth's automaton
-//! (they are parsed by the same [`Config`]); `tables` has no MTM meaning and is refused.
+//! (they are parsed by the same [`Config`]); `tables = true` asks for the bound of the
+//! relabelled 4x4 table ([`emit::Bound::Relabelled`]) instead of walking distance, and is
+//! refused on other boards.
 
 pub mod emit;
 pub mod table;
@@ -46,13 +48,20 @@ pub fn split_metric(input: TokenStream) -> syn::Result<(bool, TokenStream)> {
 /// Expands the MTM automaton of the board the other arguments name.
 pub fn expand(rest: TokenStream) -> syn::Result<TokenStream> {
     let config: Config = syn::parse2(rest.clone())?;
-    if config.tables {
-        return Err(syn::Error::new_spanned(
-            rest,
-            "the MTM automaton takes its lower bound from `Bound`, not `tables`",
-        ));
-    }
-    Ok(emit::emit(&table::Table::new(config.rows, config.cols)))
+    let bound = match config.tables {
+        true if (config.rows, config.cols) != (4, 4) => {
+            return Err(syn::Error::new_spanned(
+                rest,
+                "the MTM automaton has a table for the 4x4 board only",
+            ))
+        }
+        true => emit::Bound::Relabelled,
+        false => emit::Bound::Walking,
+    };
+    Ok(emit::emit(
+        &table::Table::new(config.rows, config.cols),
+        bound,
+    ))
 }
 
 #[cfg(test)]
@@ -70,6 +79,7 @@ mod tests {
         assert!(!mtm);
         assert!(split_metric(quote! { rows = 3, cols = 4, metric = 3 }).is_err());
         assert!(expand(quote! { rows = 3, cols = 4, tables = true }).is_err());
+        assert!(expand(quote! { rows = 4, cols = 4, tables = true }).is_ok());
         assert!(expand(quote! { rows = 3 }).is_err());
         let text = expand(quote! { rows = 2, cols = 2 }).map(|t| t.to_string());
         assert!(text
