@@ -392,8 +392,10 @@ fn the_relabelled_table_is_kept_with_the_tables_and_listed() {
         .find(|l| l.contains("mtm-relabel-4x4.bin"))
         .unwrap_or_default();
     assert!(
-        line.contains("37.8 MB")
-            && line.contains("(multi-tile metric: the relabelled 4x4 board's distances mod 3)"),
+        line.contains("75.7 MB")
+            && line.contains(
+                "(multi-tile metric: the 4x4 board relabelled two ways, distances mod 3)"
+            ),
         "{list}"
     );
     // So is the duplicate-pruning machine of jump words the solve walked.
@@ -412,7 +414,7 @@ fn the_relabelled_table_is_kept_with_the_tables_and_listed() {
     assert_eq!(lines.len(), 2, "{out}");
     assert!(
         lines[0].starts_with(
-            "4x4 multi-tile metric table of the relabelled board: 151351200 entries, 37.8 MB, cached in "
+            "4x4 multi-tile metric tables of the board relabelled two ways: 151351200 entries each, 75.7 MB, cached in "
         ) && lines[0].ends_with("mtm-relabel-4x4.bin"),
         "{out}"
     );

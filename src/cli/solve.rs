@@ -81,7 +81,7 @@ pub struct SolveArgs {
     /// the engine is the MTM automaton (automaton: the default on boards of at most 16 cells),
     /// the reference MTM IDA* (ida: the default on larger boards; the same tree and nodes) or
     /// bfs (SLIDING style 3); --heuristic is walking (walking distance in MTM), relabel (4x4: a
-    /// 38 MB table of the relabelled board alone, walking distance left out as slower, built in about 15 s on first use and kept in
+    /// 76 MB table of the board relabelled two ways, alone: walking distance left out as slower; built in about 25 s on first use and kept in
     /// --tables DIR, else $FIFTEEN_TABLES, else the cache directory, beside the pattern databases) or default (relabel
     /// on 4x4). Moves are written as players write them: the direction the TILES move and a
     /// count above one (`D3 R L2 U`: three tiles down, one right, ...), --moves blank the

@@ -42,9 +42,9 @@ pub enum Action {
         #[arg(long, value_name = "NAME")]
         heuristic: Option<Choice>,
         /// Which searches the tables are for: stm (the default: the pattern databases and the
-        /// duplicate-pruning machine) or mtm, the 38 MB table of the relabelled 4x4 board that
-        /// `--metric mtm` reads (about 15 s on one thread; otherwise built by the first MTM
-        /// solve that needs it).
+        /// duplicate-pruning machine) or mtm, the 76 MB tables of the 4x4 board relabelled two
+        /// ways that `--metric mtm` reads (about 25 s on one thread; otherwise built by the
+        /// first MTM solve that needs them).
         #[arg(long, value_enum, value_name = "METRIC", default_value_t = Metric::Stm)]
         metric: Metric,
     },
@@ -254,7 +254,7 @@ fn build_mtm(store: &Store, size: Option<Board>, choice: Option<&Choice>) -> Res
     }
     let (table, origin) = crate::mtm::store::load_or_build_from(Some(store.dir()), false);
     let what = format!(
-        "4x4 multi-tile metric table of the relabelled board: {} entries, {:.1} MB",
+        "4x4 multi-tile metric tables of the board relabelled two ways: {} entries each, {:.1} MB",
         crate::mtm::relabel::STATES,
         table.bytes().len() as f64 / 1e6
     );
@@ -349,7 +349,8 @@ fn list(store: &Store) -> Result<(), Failure> {
             let what = match crate::mtm::store::check(path) {
                 Ok(()) => {
                     total += bytes;
-                    "(multi-tile metric: the relabelled 4x4 board's distances mod 3)".to_string()
+                    "(multi-tile metric: the 4x4 board relabelled two ways, distances mod 3)"
+                        .to_string()
                 }
                 Err(error) => {
                     damaged += 1;

@@ -142,8 +142,8 @@ impl LowerBound {
     /// The table's part of the bound of a node's tiles (0 without a table).
     #[inline]
     pub fn table_estimate(&self, tiles: &[u8]) -> u32 {
-        let [a, b] = self.codes(tiles).distances;
-        u32::from(a.max(b))
+        let distances = self.codes(tiles).distances;
+        distances.into_iter().max().map_or(0, u32::from)
     }
 
     /// The relabelled board's codes of a node's tiles with their exact distances, for a node

@@ -48,8 +48,8 @@ pub enum Metric {
 /// Which lower bound the MTM search uses (`--heuristic` with `--metric mtm`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BoundChoice {
-    /// `default`: on 4x4 walking distance and the relabelled table (built on first use, about
-    /// 15 seconds, and kept), elsewhere walking distance.
+    /// `default`: on 4x4 the relabelled tables (built on first use, about 25 seconds, and
+    /// kept), elsewhere walking distance.
     #[default]
     Default,
     /// `walking`: walking distance in MTM alone.
