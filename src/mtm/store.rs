@@ -111,6 +111,9 @@ fn read(path: &Path) -> Result<Option<RelabelTable>, String> {
     file.read_exact(&mut header)
         .map_err(|_| "too short for an MTM table".to_string())?;
     let count = u64::from_le_bytes(header[8..16].try_into().unwrap_or_default());
+    if header[..6] == MAGIC[..6] && header[..8] != MAGIC[..] {
+        return Err("an MTM table of an older format".into());
+    }
     if &header[..8] != MAGIC || count != 2 * STATES as u64 {
         return Err("not an MTM table of this program".into());
     }
@@ -144,4 +147,43 @@ fn write(path: &Path, table: &RelabelTable) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&temporary);
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `read` says of the file `write` made, changed by `change`.
+    fn read_changed(change: impl FnOnce(&mut Vec<u8>)) -> Result<bool, String> {
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let path = dir.path().join(NAME);
+        let table = RelabelTable::from_bytes((0..BYTES).map(|i| i as u8).collect());
+        write(&path, &table.ok_or("a table")?).map_err(|e| e.to_string())?;
+        let mut bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
+        change(&mut bytes);
+        std::fs::write(&path, &bytes).map_err(|e| e.to_string())?;
+        read(&path).map(|table| table.is_some_and(|t| t.bytes().len() == BYTES))
+    }
+
+    #[test]
+    fn a_table_is_read_back_only_as_written() {
+        assert_eq!(read_changed(|_| {}), Ok(true));
+        let damaged = Err("damaged (its checksum does not match)".to_string());
+        assert_eq!(read_changed(|b| b[1000] ^= 4), damaged);
+        assert_eq!(read_changed(|b| b.truncate(b.len() - 1)), damaged);
+        assert_eq!(
+            read_changed(|b| b[7] = b'4'),
+            Err("an MTM table of an older format".to_string())
+        );
+        assert_eq!(
+            read_changed(|b| b[0] = b'X'),
+            Err("not an MTM table of this program".to_string())
+        );
+        assert_eq!(
+            read_changed(|b| b.truncate(10)),
+            Err("too short for an MTM table".to_string())
+        );
+        let dir = tempfile::tempdir().expect("a directory");
+        assert_eq!(read(&dir.path().join(NAME)).map(|t| t.is_some()), Ok(false));
+    }
 }
