@@ -157,14 +157,10 @@ impl LowerBound {
     /// The name of the bound, as `--stats` and `--json` show it.
     pub fn name(&self) -> String {
         let (v, h) = (self.vertical.name(), self.horizontal.name());
-        let parts = if v == h {
-            format!("{v} in MTM")
-        } else {
-            format!("{v} (rows), {h} (columns) in MTM")
-        };
         match self.table {
             Some(_) => "the relabelled-board table".to_string(),
-            None => parts,
+            None if v == h => format!("{v} in MTM"),
+            None => format!("{v} (rows), {h} (columns) in MTM"),
         }
     }
 

@@ -45,12 +45,9 @@
 //! search reads them (a child's are its parent's until [`RelabelTable::at_least`] looks the
 //! child up).
 
-use crate::position::Position;
-
-/// The class of each tile (index = tile, Knuth's numbering; 0 is the blank's class 0).
-pub const CLASSES: [u8; 16] = RELABELLINGS[0];
-/// The two relabellings, tile by tile: Rokicki's blocks (above) and rows (`2 2 2 2 / 4 4 4 4 /
-/// 3 3 3 3 / 1 1 3 .`), whose classes have the same sizes, so that one [`Index`] ranks both.
+/// The two relabellings: the class of each tile (index = tile, Knuth's numbering; 0 is the
+/// blank's class 0), Rokicki's blocks and rows, whose classes have the same sizes, so that one
+/// [`Index`] ranks both.
 pub const RELABELLINGS: [[u8; 16]; 2] = [
     [0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3, 4, 4, 3, 4, 4],
     [0, 2, 2, 2, 2, 4, 4, 4, 4, 3, 3, 3, 3, 1, 1, 3],
@@ -526,18 +523,13 @@ impl RelabelTable {
             }
         }
     }
-
-    /// The largest of the distances of a position's views.
-    pub fn estimate(&self, position: &Position) -> u32 {
-        let distances = self.looked_up(position.tiles()).distances;
-        distances.into_iter().max().map_or(0, u32::from)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::{Board, Direction};
+    use crate::position::Position;
 
     #[test]
     fn the_ranks_number_every_arrangement_once() {

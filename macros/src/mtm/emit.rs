@@ -4,16 +4,17 @@
 //! `Machine::run`, whose body is a single `loop { match state { … } }` with an explicit stack.
 //!
 //! Each move state is straight-line code for its jump: count the child, slide the jump's tiles
-//! (constant cells, constant lines), step the moved axis's walking-distance state once per
-//! tile, and ask the lower bound `bound` for the child's estimate, exactly as the reference
-//! search does (`fifteen::mtm::search`); the child is searched when `g + 1 + h <= limit`, else
+//! (constant cells, constant lines), and find the child's estimate as the reference search
+//! does (`fifteen::mtm::search`); the child is searched when `g + 1 + h <= limit`, else
 //! `g + 1 + h` is a candidate for the next bound; a child whose estimate is 0 is the goal.
-//!
-//! On 4x4, which has the relabelled board's table, each slide also changes the node's codes
-//! (`Codes::slide`, two multiplications by constants), which the bound ranks without looking
-//! at the tiles; other boards pass `Codes::default()`. The codes live on the stack (`cs[sp]`
-//! the node's), not in a variable of the loop: with one more value live across the `match`,
-//! LLVM stops copying the dispatch into the states.
+//! The estimate is one of two bounds ([`Bound`], the generator's parameter `tables`):
+//! - walking distance: each slide steps the moved axis's part (`v` or `h`), and the parts are
+//!   combined (`bound.combine`);
+//! - the relabelled 4x4 tables: each slide changes the node's codes (`Codes::slide`, a
+//!   multiplication by a constant a view), which `bound.relabelled` ranks without looking at
+//!   the tiles. The codes live on the stack (`cs[sp]` the node's), not in a variable of the
+//!   loop: with one more value live across the `match`, LLVM stops copying the dispatch into
+//!   the states.
 //!
 //! Every jump first asks the duplicate-pruning machine `prune` (`prune[m + symbol]`, the
 //! symbol `d * longest + k - 1` of a jump of `k` cells in direction `d`, `m` the machine's
@@ -21,13 +22,14 @@
 //! made nor counted, as in the reference search. The machine with no words refuses nothing.
 //!
 //! Invariant of `run`: `tiles` is the node's board (0 on the blank's cell); `g` its depth, `v`
-//! and `h` its parts' states, `cs[sp]` (4x4) its tiles' codes, `ms[sp]` the pruning machine's
-//! state after its path; `stack[1..=sp]` holds, bottom
-//! up, the fallback of every jump on the path (a state at the cell the blank left) with the
-//! parts' states to restore, and `stack[0]` is `Bottom`. The names `Bound` (with
-//! `vertical`, `horizontal`, `combine` and `child` as in `fifteen::mtm::bound::LowerBound`),
-//! `Axis` and `Codes` (`fifteen::mtm::relabel::Codes`) must be in scope where the macro is
-//! invoked.
+//! and `h` its parts' states (walking distance), `cs[sp]` its tiles' codes (the tables),
+//! `ms[sp]` the pruning machine's state after its path; `stack[1..=sp]` holds, bottom up, the
+//! fallback of every jump on the path (a state at the cell the blank left) with the parts'
+//! states to restore, and `stack[0]` is `Bottom`. The names `Bound` (with `vertical`,
+//! `horizontal`, `combine`, `relabelled` and `prefetch` as in
+//! `fifteen::mtm::bound::LowerBound`), `Axis` and `Codes` (`fifteen::mtm::relabel::Codes`) must
+//! be in scope where the macro is invoked; the driver hands a machine of the tables a bound
+//! with them, and one of walking distance a bound without.
 
 use super::table::{Action, StateKey, Table};
 use proc_macro2::{Ident, Span, TokenStream};
@@ -157,19 +159,21 @@ fn state_code(table: &Table, bound: Bound, key: StateKey) -> TokenStream {
             } else {
                 quote! { bound.combine(v, after, Some(#next_axis)) }
             };
-            // The estimate, looked up only as far as it can matter (cut off, and not lowering
-            // `next`); a table's 0 is the goal's only if the tiles say so.
+            // The tables' estimate is looked up only as far as it can matter (cut off, and not
+            // lowering `next`), and their 0 is the goal's only if the tiles say so.
             let (start, estimate, push) = match bound {
                 Bound::Relabelled => (
                     quote! { let mut child = cs[sp as usize]; },
-                    quote! { bound.relabelled(&mut child, (budget, settled), || tiles == GOAL) },
+                    quote! {{
+                        let (budget, settled) =
+                            (limit.saturating_sub(g + 1), next.saturating_sub(g + 1));
+                        bound.relabelled(&mut child, (budget, settled), || tiles == GOAL)
+                    }},
                     quote! { cs[sp as usize] = child; },
                 ),
                 Bound::Walking => (
                     quote! { let mut after = #moved; },
-                    quote! {
-                        bound.child(#walking, &mut Codes::default(), (budget, settled), || tiles == GOAL)
-                    },
+                    walking,
                     quote! {
                         vs[sp as usize] = v;
                         hs[sp as usize] = h;
@@ -197,8 +201,6 @@ fn state_code(table: &Table, bound: Bound, key: StateKey) -> TokenStream {
                     #start
                     #(#slides)*
                     tiles[#landing] = 0;
-                    let (budget, settled) =
-                        (limit.saturating_sub(g + 1), next.saturating_sub(g + 1));
                     let estimate = #estimate;
                     let f = g + 1 + estimate;
                     if estimate != 0 && f <= limit {
@@ -375,7 +377,8 @@ pub fn emit(table: &Table, bound: Bound) -> TokenStream {
             .collect()
     };
     let run = search_loop(table, bound);
-    let (set_parts, set_codes, homes) = match bound {
+    let goal = (1..cells).map(|t| t as u8).chain([0u8]);
+    let (set_parts, set_codes, constants) = match bound {
         Bound::Walking => (
             quote! { (self.v, self.h) = (v, h); },
             quote! { let _ = codes; },
@@ -389,7 +392,10 @@ pub fn emit(table: &Table, bound: Bound) -> TokenStream {
         Bound::Relabelled => (
             quote! { let _ = (v, h); },
             quote! { self.cs[0] = codes; },
-            quote! {},
+            quote! {
+                /// The goal's tiles, cell by cell.
+                const GOAL: [u8; CELLS] = [#(#goal),*];
+            },
         ),
     };
     let kept = kept(bound);
@@ -399,7 +405,6 @@ pub fn emit(table: &Table, bound: Bound) -> TokenStream {
     let defaults = kept
         .iter()
         .map(|(name, _, value, _)| quote! { #name: #value, });
-    let goal = (1..cells).map(|t| t as u8).chain([0u8]);
     quote! {
         /// Rows of the board this automaton is generated for.
         pub const ROWS: usize = #rows;
@@ -411,9 +416,7 @@ pub fn emit(table: &Table, bound: Bound) -> TokenStream {
         pub const STATES: usize = #count;
         /// Entries of the explicit stack (indexed by a wrapping `u8`).
         pub const STACK: usize = 256;
-        #homes
-        /// The goal's tiles, cell by cell.
-        const GOAL: [u8; CELLS] = [#(#goal),*];
+        #constants
 
         /// The automaton's states, plus `Bottom` (end of a subtree's pass).
         #[allow(non_camel_case_types)]
@@ -608,8 +611,7 @@ mod tests {
         for (rows, cols) in [(3, 3), (4, 4)] {
             let walking = Table::new(rows, cols);
             let code = text(&walking, 4, Some(Jump { d: 1, k: 1 }), 1);
-            assert!(code.contains("bound . child ("));
-            assert!(code.contains("& mut Codes :: default () , (budget , settled)"));
+            assert!(code.contains("let estimate = bound . combine ("), "{code}");
             assert!(
                 !code.contains("slide")
                     && !code.contains("bound . prefetch")
