@@ -1,7 +1,9 @@
 //! The code emitter: turns a [`Table`] into Rust items — a fieldless `State` enum with one
 //! variant per state (Knuth's labels, `r1c1d1p0`) and `Bottom`, the tables the engine needs
 //! around the search (each state's cell, direction, fallback; the tailcodes), and
-//! `Machine::run`, whose body is a single `loop { match state { … } }`.
+//! `Machine::run`, whose body is a single `loop { match state { … } }`. The enum, the machines
+//! and the loop around the arms are the [`skeleton`] the multi-tile metric's emitter shares;
+//! this module writes the arms and says which fields each loop works on.
 //!
 //! The shape of `run` follows what made a generated automaton as fast as Knuth's C (measured in
 //! the project's notes): the match is exhaustive over a fieldless enum with no `_` arm, so the
@@ -27,8 +29,9 @@
 //! duplicate-pruning machine (`run_pruned`, `run_tables`) also keep `m`, the machine's state
 //! after the path, and stack it with `t`: a move the machine refuses is neither made nor counted.
 
+use crate::skeleton::{self, field, ident, Fact, Field, Local, Loop};
 use crate::table::{Action, StateKey, Table};
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 /// The parameters of one instantiation: `automaton!(rows = R, cols = C)`, and
@@ -98,7 +101,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
 }
 
 fn label(key: StateKey) -> Ident {
-    Ident::new(&key.to_string(), Span::call_site())
+    ident(key)
 }
 
 /// Which of the two search loops is being written.
@@ -290,7 +293,8 @@ fn dead_end_test(table: &Table, successor: StateKey) -> TokenStream {
     }
 }
 
-/// One search loop: `Machine::run_plain` or `Machine::run_counted`.
+/// One search loop: `Machine::run_plain`, `run_counted`, `run_pruned` or
+/// `TablesMachine::run_tables`.
 fn search_loop(table: &Table, variant: Variant) -> TokenStream {
     let arms: Vec<TokenStream> = table
         .states
@@ -305,105 +309,83 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
     // up to 16 cells; beyond that, and in the counted loop, the extra live values make LLVM
     // give up copying the dispatch, so the board is worked on in place.
     let local = variant == Variant::Plain && table.shape.cells() <= LOCAL_BOARD_CELLS;
-    let (board_binding, board_store) = if local {
-        (
-            quote! { let mut board = self.board; },
-            quote! { self.board = board; },
-        )
+    let board = if local {
+        Local::Copy("board")
     } else {
-        (quote! { let board = &mut self.board; }, quote! {})
+        Local::InPlace("board")
     };
-    let (name, nodes_binding, nodes_store) = match variant {
-        Variant::Plain => (quote! { run_plain }, quote! {}, quote! {}),
+    let mut locals = vec![
+        board,
+        Local::Copy("states"),
+        Local::Copy("ts"),
+        Local::Copy("sp"),
+        Local::Copy("t"),
+    ];
+    let counted: &[&'static str] = match variant {
+        Variant::Plain => &[],
+        Variant::Counted => &["nodes"],
+        Variant::Pruned => &["nodes", "m", "ms"],
+        Variant::Tables => &["nodes", "m", "ms", "values", "vs", "ps", "entries", "es"],
+    };
+    locals.extend(counted.iter().map(|&name| Local::Copy(name)));
+    let (name, doc, params) = match variant {
+        Variant::Plain => (
+            "run_plain",
+            quote! { #[doc = "Without counting nodes."] },
+            quote! {},
+        ),
         Variant::Counted => (
-            quote! { run_counted },
-            quote! { let mut nodes = self.nodes; },
-            quote! { self.nodes = nodes; },
+            "run_counted",
+            quote! { #[doc = "Every move attempted adds one to `nodes` (Korf's generated nodes)."] },
+            quote! {},
         ),
         Variant::Pruned => (
-            quote! { run_pruned },
-            quote! {
-                let mut nodes = self.nodes;
-                let mut m = self.m;
-                let mut ms = self.ms;
-            },
-            quote! {
-                self.nodes = nodes;
-                self.m = m;
-                self.ms = ms;
-            },
+            "run_pruned",
+            quote! { #[doc = "Counts nodes; never completes a word the machine `prune` forbids."] },
+            quote! { prune: &[u32], },
         ),
         Variant::Tables => (
-            quote! { run_tables },
+            "run_tables",
             quote! {
-                let mut nodes = self.nodes;
-                let mut m = self.m;
-                let mut ms = self.ms;
-                let mut values = self.values;
-                let mut vs = self.vs;
-                let mut ps = self.ps;
-                let mut entries = self.entries;
-                let mut es = self.es;
+                #[doc = "Happy or sad by the pattern databases `db`; counts nodes; never completes"]
+                #[doc = "a word the machine `prune` forbids."]
             },
-            quote! {
-                self.nodes = nodes;
-                self.m = m;
-                self.ms = ms;
-                self.values = values;
-                self.vs = vs;
-                self.ps = ps;
-                self.entries = entries;
-                self.es = es;
-            },
+            quote! { db: &Tables, prune: &[u32], },
         ),
     };
-    let doc = match variant {
-        Variant::Plain => quote! { #[doc = "Without counting nodes."] },
-        Variant::Counted => quote! {
-            #[doc = "Every move attempted adds one to `nodes` (Korf's generated nodes)."]
+    skeleton::search_loop(Loop {
+        name: ident(name),
+        docs: quote! {
+            /// Runs the automaton from `start` until it pops `Bottom` (returns `None`) or a move
+            /// reaches the goal (returns that move's state, with the board, stack and `t` as they
+            /// were before it, so that running from `win.fallback()` resumes the search).
+            #doc
         },
-        Variant::Pruned => quote! {
-            #[doc = "Counts nodes; never completes a word the machine `prune` forbids."]
-        },
-        Variant::Tables => quote! {
-            #[doc = "Happy or sad by the pattern databases `db`; counts nodes; never completes"]
-            #[doc = "a word the machine `prune` forbids."]
-        },
-    };
-    let params = match variant {
-        Variant::Pruned => quote! { prune: &[u32], },
-        Variant::Tables => quote! { db: &Tables, prune: &[u32], },
-        _ => quote! {},
-    };
-    quote! {
-        /// Runs the automaton from `start` until it pops `Bottom` (returns `None`) or a move
-        /// reaches the goal (returns that move's state, with the board, stack and `t` as they
-        /// were before it, so that running from `win.fallback()` resumes the search).
-        #doc
-        #[inline(never)]
-        pub fn #name(&mut self, #params start: State) -> Option<State> {
-            #board_binding
-            let mut states = self.states;
-            let mut ts = self.ts;
-            let mut sp = self.sp;
-            let mut t = self.t;
-            #nodes_binding
-            let mut state = start;
-            let won = loop {
-                match state {
-                    State::Bottom => break None,
-                    #(#arms)*
-                }
-            };
-            #board_store
-            self.states = states;
-            self.ts = ts;
-            self.sp = sp;
-            self.t = t;
-            #nodes_store
-            won
-        }
-    }
+        params,
+        locals,
+        arms,
+    })
+}
+
+/// The fields of a machine: the board, the stack of states and of `t`, the node count and the
+/// pruning machine's state (all loops'), then `extra` (`TablesMachine`'s).
+fn fields(board: Field, extra: Vec<Field>) -> Vec<Field> {
+    let mut fields = vec![board];
+    fields.extend(skeleton::stack_fields());
+    fields.extend([
+        field("ts", quote!([Quota; STACK]), quote!([0; STACK]), None),
+        field("t", quote!(Quota), quote!(0), None),
+        field("nodes", quote!(u64), quote!(0), None),
+        field(
+            "m",
+            quote!(u32),
+            quote!(0),
+            Some("The pruning machine's state (times four) and its stacked values."),
+        ),
+        field("ms", quote!([u32; STACK]), quote!([0; STACK]), None),
+    ]);
+    fields.extend(extra);
+    fields
 }
 
 /// All items of one instantiation; with `tables`, also `TablesMachine`, whose `run_tables`
@@ -412,72 +394,89 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
 /// as in `fifteen::heuristic::pdb::PatternDb`).
 pub fn emit(table: &Table, tables: bool) -> TokenStream {
     let shape = table.shape;
-    let (rows, cols, cells) = (shape.rows, shape.cols, shape.cells());
+    let (rows, cols) = (shape.rows, shape.cols);
     let count = table.states.len();
     let labels: Vec<Ident> = table.states.iter().map(|s| label(s.key)).collect();
-    let cells_of: Vec<usize> = table.states.iter().map(|s| s.cell).collect();
-    let directions: Vec<u8> = table.states.iter().map(|s| s.key.d).collect();
-    let fallbacks: Vec<Ident> = table
-        .states
-        .iter()
-        .map(|s| match s.action {
-            Action::Move { fallback, .. } => label(fallback),
-            Action::Undo { .. } => label(s.key),
-        })
-        .collect();
-    // One byte per stack entry when the states fit (every board up to 4 x 5).
-    let repr = if count < 256 { quote!(u8) } else { quote!(u16) };
-    let undo_flags: Vec<bool> = table.states.iter().map(|s| s.key.is_undo()).collect();
+    let fallbacks = table.states.iter().map(|s| match s.action {
+        Action::Move { fallback, .. } => label(fallback),
+        Action::Undo { .. } => label(s.key),
+    });
+    let facts = [
+        Fact::cell(table.states.iter().map(|s| s.cell)),
+        Fact::new(
+            "direction",
+            "The direction `d` this state tries (or takes back, for an undo).",
+            quote!(u8),
+            quote!(0),
+            table.states.iter().map(|s| s.key.d),
+        ),
+        Fact::new(
+            "is_undo",
+            "Whether this state takes the last move back.",
+            quote!(bool),
+            quote!(false),
+            table.states.iter().map(|s| s.key.is_undo()),
+        ),
+        Fact::fallback(
+            "The next state at the same cell: where a move state goes when its attempt is \
+             refused or finished (an undo state and `Bottom` are their own).",
+            fallbacks,
+        ),
+    ];
+    let constants = skeleton::board_constants(rows, cols, count, "`(r, c, d, p)`");
+    let states = skeleton::state_enum(&labels, "in Knuth's code order", &facts);
     let run_plain = search_loop(table, Variant::Plain);
     let run_counted = search_loop(table, Variant::Counted);
     let run_pruned = search_loop(table, Variant::Pruned);
+    let machine = skeleton::machine(
+        &ident("Machine"),
+        "One depth-first pass of the automaton: the board (pieces named by their home cell), \
+         the explicit stack, the quota `t` and the node count.",
+        &fields(
+            field("board", quote!([u8; CELLS]), quote!([0; CELLS]), None),
+            vec![],
+        ),
+    );
     let tables_machine = if tables {
         let run_tables = search_loop(table, Variant::Tables);
+        let machine = skeleton::machine(
+            &ident("TablesMachine"),
+            "The automaton with pattern databases: the pass of [`Machine`] plus the lookups' \
+             values, stacked with `t`, and their entries, with the piece each move pushed and \
+             the entries it changed stacked.",
+            &fields(
+                field(
+                    "board",
+                    quote!([u8; 32]),
+                    quote!([0; 32]),
+                    Some("The board, 32 cells long so that a lookup may index it by any cell of a mask."),
+                ),
+                vec![
+                    field("values", quote!(Values), quote!(Values::default()), None),
+                    field("vs", quote!([Values; STACK]), quote!([Values::default(); STACK]), None),
+                    field(
+                        "ps",
+                        quote!([u8; STACK]),
+                        quote!([31; STACK]),
+                        Some("The piece each stacked move pushed (31: none)."),
+                    ),
+                    field(
+                        "es",
+                        quote!([[u64; 2]; STACK]),
+                        quote!([[0; 2]; STACK]),
+                        Some("The lookups' entries each stacked move changed, as they were before it."),
+                    ),
+                    field(
+                        "entries",
+                        quote!(Entries),
+                        quote!(Entries::default()),
+                        Some("The lookups' entries at the node."),
+                    ),
+                ],
+            ),
+        );
         quote! {
-            /// The automaton with pattern databases: the pass of [`Machine`] plus the lookups'
-            /// values, stacked with `t`, and their entries, with the piece each move pushed
-            /// and the entries it changed stacked.
-            #[derive(Clone, Debug)]
-            pub struct TablesMachine {
-                /// The board, 32 cells long so that a lookup may index it by any cell of a mask.
-                pub board: [u8; 32],
-                pub states: [State; STACK],
-                pub ts: [Quota; STACK],
-                pub sp: u8,
-                pub t: Quota,
-                pub nodes: u64,
-                /// The pruning machine's state (times four) and its stacked values.
-                pub m: u32,
-                pub ms: [u32; STACK],
-                pub values: Values,
-                pub vs: [Values; STACK],
-                /// The piece each stacked move pushed (31: none), and the lookups' entries it
-                /// changed, as they were before it.
-                pub ps: [u8; STACK],
-                pub es: [[u64; 2]; STACK],
-                /// The lookups' entries at the node.
-                pub entries: Entries,
-            }
-
-            impl Default for TablesMachine {
-                fn default() -> TablesMachine {
-                    TablesMachine {
-                        board: [0; 32],
-                        states: [State::Bottom; STACK],
-                        ts: [0; STACK],
-                        sp: 0,
-                        t: 0,
-                        nodes: 0,
-                        m: 0,
-                        ms: [0; STACK],
-                        values: Values::default(),
-                        vs: [Values::default(); STACK],
-                        ps: [31; STACK],
-                        es: [[0; 2]; STACK],
-                        entries: Entries::default(),
-                    }
-                }
-            }
+            #machine
 
             impl TablesMachine {
                 #run_tables
@@ -505,68 +504,14 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
         })
         .collect();
     quote! {
-        /// Rows of the board this automaton is generated for.
-        pub const ROWS: usize = #rows;
-        /// Columns of the board.
-        pub const COLS: usize = #cols;
-        /// Cells of the board.
-        pub const CELLS: usize = #cells;
-        /// Number of states `(r, c, d, p)`.
-        pub const STATES: usize = #count;
+        #constants
         /// Knuth's `t`: `(sad << 8) + happy` moves remaining (paths of at most 255 happy and
         /// 255 sad moves; the engine keeps within that).
         pub type Quota = u16;
         /// Knuth's `del` for a sad move: one unit of the sad field of `t` (a happy move: 1).
         pub const SAD: Quota = 1 << 8;
-        /// Entries of the explicit stack (indexed by a wrapping `u8`).
-        pub const STACK: usize = 256;
 
-        /// The automaton's states, named by Knuth's labels, plus `Bottom` (end of a pass).
-        #[allow(non_camel_case_types, clippy::enum_variant_names)]
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(#repr)]
-        pub enum State {
-            Bottom,
-            #(#labels,)*
-        }
-
-        impl State {
-            /// Every state but `Bottom`, in Knuth's code order.
-            pub const ALL: [State; #count] = [#(State::#labels,)*];
-
-            /// The blank's cell in this state (`Bottom`: cell 0).
-            pub const fn cell(self) -> usize {
-                match self {
-                    State::Bottom => 0,
-                    #(State::#labels => #cells_of,)*
-                }
-            }
-
-            /// The direction `d` this state tries (or takes back, for an undo).
-            pub const fn direction(self) -> u8 {
-                match self {
-                    State::Bottom => 0,
-                    #(State::#labels => #directions,)*
-                }
-            }
-
-            /// Whether this state takes the last move back.
-            pub const fn is_undo(self) -> bool {
-                match self {
-                    State::Bottom => false,
-                    #(State::#labels => #undo_flags,)*
-                }
-            }
-
-            /// The next state at the same cell: where a move state goes when its attempt is
-            /// refused or finished (an undo state and `Bottom` are their own).
-            pub const fn fallback(self) -> State {
-                match self {
-                    State::Bottom => State::Bottom,
-                    #(State::#labels => State::#fallbacks,)*
-                }
-            }
-        }
+        #states
 
         /// Knuth's `tailcode(r, c, d)` for the blank on `cell`: the state trying only `d`.
         pub const fn tailcode(cell: usize, d: u8) -> Option<State> {
@@ -585,36 +530,7 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
             }
         }
 
-        /// One depth-first pass of the automaton: the board (pieces named by their home cell),
-        /// the explicit stack, the quota `t` and the node count.
-        #[derive(Clone, Debug)]
-        pub struct Machine {
-            pub board: [u8; CELLS],
-            pub states: [State; STACK],
-            pub ts: [Quota; STACK],
-            pub sp: u8,
-            pub t: Quota,
-            pub nodes: u64,
-            /// The pruning machine's state (times four) and its stacked values
-            /// (`run_pruned` only).
-            pub m: u32,
-            pub ms: [u32; STACK],
-        }
-
-        impl Default for Machine {
-            fn default() -> Machine {
-                Machine {
-                    board: [0; CELLS],
-                    states: [State::Bottom; STACK],
-                    ts: [0; STACK],
-                    sp: 0,
-                    t: 0,
-                    nodes: 0,
-                    m: 0,
-                    ms: [0; STACK],
-                }
-            }
-        }
+        #machine
 
         impl Machine {
             #run_plain

@@ -4,11 +4,14 @@
 //! - [`table`]: which states `(r, c, d, p)` Knuth's automaton has for a board, and where each
 //!   one goes on a move, on a refusal, or at the end of its subtree;
 //! - [`emit`]: the Rust code of one instantiation, a single `loop { match state { … } }`;
-//! - [`mtm`]: the same for the multi-tile metric (`metric = mtm`), its states and its code.
+//! - [`mtm`]: the same for the multi-tile metric (`metric = mtm`), its states and its code;
+//! - [`skeleton`]: what both metrics' code shares: the board's constants, the `State` enum,
+//!   a machine's fields and a search loop around the metric's arms.
 #![forbid(unsafe_code)]
 
 mod emit;
 mod mtm;
+mod skeleton;
 mod table;
 
 /// `automaton!(rows = R, cols = C)` expands into the items of Knuth's 15PUZZLE-KORF1 automaton

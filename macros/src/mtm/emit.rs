@@ -1,7 +1,9 @@
 //! The MTM automaton's code: a fieldless `State` enum with one variant per state of the
 //! [`Table`] and `Bottom`, what the driver needs around a pass (each state's cell, landing cell
 //! and fallback; the first state of a root or of a place entered by a jump), and
-//! `Machine::run`, whose body is a single `loop { match state { … } }` with an explicit stack.
+//! `Machine::run`, whose body is a single `loop { match state { … } }` with an explicit stack
+//! (the enum, the machine and the loop around the arms from the [`skeleton`] Knuth's emitter
+//! shares).
 //!
 //! Each move state is straight-line code for its jump: count the child, slide the jump's tiles
 //! (constant cells, constant lines), and find the child's estimate as the reference search
@@ -32,11 +34,12 @@
 //! with them, and one of walking distance a bound without.
 
 use super::table::{Action, StateKey, Table};
+use crate::skeleton::{self, field, ident, Fact, Field, Local, Loop};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 fn label(key: StateKey) -> Ident {
-    Ident::new(&key.to_string(), Span::call_site())
+    ident(key)
 }
 
 /// The part of the bound a jump changes, and the axis the next jump must be on.
@@ -233,89 +236,67 @@ fn search_loop(table: &Table, bound: Bound) -> TokenStream {
         let code = state_code(table, bound, s.key);
         quote! { State::#me => { #code } }
     });
-    let kept = kept(bound).into_iter().map(|(name, ..)| name);
-    let (load, store): (Vec<_>, Vec<_>) = kept
-        .map(|name| {
-            (
-                quote! { let mut #name = self.#name; },
-                quote! { self.#name = #name; },
-            )
-        })
-        .unzip();
-    quote! {
-        /// Runs the automaton from `start` until the pass ends (returns `None`) or a jump
-        /// reaches the goal (returns that jump's state, with the board, stack and depth as
-        /// they were before it, so that running from `win.fallback()` resumes the pass).
-        /// Every child generated adds one to `nodes`; `next` keeps the least `g + h` cut off;
-        /// no jump completes a word the machine `prune` forbids.
-        #[inline(never)]
-        pub fn run(&mut self, bound: &Bound, prune: &[u32], start: State) -> Option<State> {
-            let mut tiles = self.tiles;
-            // The board stays in memory: handed out once, it cannot be split into 16 values
-            // (nothing else takes its address since the bound reads codes), which, live across
-            // the `match`, stop LLVM copying the dispatch into the states (Korf #49 in MTM:
-            // 1.33x slower; tests/codegen.rs).
-            std::hint::black_box(&mut tiles);
-            let mut states = self.states;
-            let mut ms = self.ms;
-            let mut sp = self.sp;
-            let mut g = self.g;
-            let limit = self.limit;
-            let mut next = self.next;
-            let mut nodes = self.nodes;
-            #(#load)*
-            let mut state = start;
-            let won = loop {
-                match state {
-                    State::Bottom => break None,
-                    #(#arms)*
-                }
-            };
-            self.tiles = tiles;
-            self.states = states;
-            self.ms = ms;
-            self.sp = sp;
-            self.g = g;
-            self.next = next;
-            self.nodes = nodes;
-            #(#store)*
-            won
-        }
-    }
+    let mut locals = vec![
+        // The board stays in memory: (nothing else takes its address since the bound reads
+        // codes) split into 16 values live across the `match`, it stops LLVM copying the
+        // dispatch into the states (Korf #49 in MTM: 1.33x slower; tests/codegen.rs).
+        Local::InMemory("tiles"),
+        Local::Copy("states"),
+        Local::Copy("ms"),
+        Local::Copy("sp"),
+        Local::Copy("g"),
+        Local::Read("limit"),
+        Local::Copy("next"),
+        Local::Copy("nodes"),
+    ];
+    locals.extend(kept(bound).into_iter().map(|(name, _)| Local::Copy(name)));
+    skeleton::search_loop(Loop {
+        name: ident("run"),
+        docs: quote! {
+            /// Runs the automaton from `start` until the pass ends (returns `None`) or a jump
+            /// reaches the goal (returns that jump's state, with the board, stack and depth as
+            /// they were before it, so that running from `win.fallback()` resumes the pass).
+            /// Every child generated adds one to `nodes`; `next` keeps the least `g + h` cut off;
+            /// no jump completes a word the machine `prune` forbids.
+        },
+        params: quote! { bound: &Bound, prune: &[u32], },
+        locals,
+        arms: arms.collect(),
+    })
 }
 
-/// What a machine keeps of its bound, as fields: name, type, initial value, documentation.
-fn kept(bound: Bound) -> Vec<(Ident, TokenStream, TokenStream, &'static str)> {
-    let name = |n: &str| Ident::new(n, Span::call_site());
+/// What a machine keeps of its bound, as fields (with their names, to load them in the loop).
+fn kept(bound: Bound) -> Vec<(&'static str, Field)> {
+    let kept = |name: &'static str, kind, init, doc| (name, field(name, kind, init, Some(doc)));
     match bound {
         Bound::Walking => vec![
-            (
-                name("v"),
+            kept(
+                "v",
                 quote!(u32),
                 quote!(0),
                 "The vertical part's state at the node.",
             ),
-            (
-                name("h"),
+            kept(
+                "h",
                 quote!(u32),
                 quote!(0),
                 "The horizontal part's state at the node.",
             ),
-            (
-                name("vs"),
+            kept(
+                "vs",
                 quote!([u32; STACK]),
                 quote!([0; STACK]),
                 "The vertical part's state to restore at each depth of the stack.",
             ),
-            (
-                name("hs"),
+            kept(
+                "hs",
                 quote!([u32; STACK]),
                 quote!([0; STACK]),
                 "The horizontal part's state to restore at each depth of the stack.",
             ),
         ],
-        Bound::Relabelled => vec![(
-            name("cs"),
+        Bound::Relabelled => vec![kept(
+            "cs",
             quote!([Codes; STACK]),
             quote!([Codes::default(); STACK]),
             "The relabelled board's codes of the node at each depth of the stack: `cs[0]` the \
@@ -328,15 +309,25 @@ fn kept(bound: Bound) -> Vec<(Ident, TokenStream, TokenStream, &'static str)> {
 pub fn emit(table: &Table, bound: Bound) -> TokenStream {
     let shape = table.shape;
     let (rows, cols, cells) = (shape.rows, shape.cols, shape.cells());
-    let count = table.states.len();
     let labels: Vec<Ident> = table.states.iter().map(|s| label(s.key)).collect();
-    let cells_of = table.states.iter().map(|s| s.key.cell);
-    let landings = table.states.iter().map(|s| table.landing(s));
     let fallbacks = table.states.iter().map(|s| match &s.action {
         Action::Move { fallback, .. } => label(*fallback),
         _ => label(s.key),
     });
-    let repr = if count < 256 { quote!(u8) } else { quote!(u16) };
+    let facts = [
+        Fact::cell(table.states.iter().map(|s| s.key.cell)),
+        Fact::new(
+            "landing",
+            "Where this state's jump lands (its own cell for an undo or an end).",
+            quote!(usize),
+            quote!(0),
+            table.states.iter().map(|s| table.landing(s)),
+        ),
+        Fact::fallback(
+            "The next state of the same place (an end and `Bottom` are their own).",
+            fallbacks,
+        ),
+    ];
     // The home line of every tile (index: the tile, 1 to cells - 1; 32 entries so that a
     // masked index needs no bounds check).
     let home_row: Vec<u8> = (0..32)
@@ -398,63 +389,50 @@ pub fn emit(table: &Table, bound: Bound) -> TokenStream {
             },
         ),
     };
-    let kept = kept(bound);
-    let fields = kept
-        .iter()
-        .map(|(name, kind, _, doc)| quote! { #[doc = #doc] pub #name: #kind, });
-    let defaults = kept
-        .iter()
-        .map(|(name, _, value, _)| quote! { #name: #value, });
+    let mut fields = vec![field(
+        "tiles",
+        quote!([u8; CELLS]),
+        quote!([0; CELLS]),
+        None,
+    )];
+    fields.extend(skeleton::stack_fields());
+    fields.extend([
+        field(
+            "ms",
+            quote!([u32; STACK]),
+            quote!([0; STACK]),
+            Some(
+                "The pruning machine's state after the path to the node at each depth of the \
+                 stack: `ms[0]` the root's, `ms[sp]` the current node's.",
+            ),
+        ),
+        field("g", quote!(u32), quote!(0), None),
+        field("limit", quote!(u32), quote!(0), None),
+        field("next", quote!(u32), quote!(u32::MAX), None),
+        field("nodes", quote!(u64), quote!(0), None),
+    ]);
+    fields.extend(kept(bound).into_iter().map(|(_, field)| field));
+    let machine = skeleton::machine(
+        &ident("Machine"),
+        "One depth-first pass: the board (tiles, 0 for the blank), the explicit stack of states \
+         and of what the bound keeps, the depth `g`, the bound `limit`, the least `g + h` cut \
+         off (`next`) and the nodes generated.",
+        &fields,
+    );
+    let constants = {
+        let common = skeleton::board_constants(
+            rows,
+            cols,
+            table.states.len(),
+            "the places' attempts and ends",
+        );
+        quote! { #common #constants }
+    };
+    let states = skeleton::state_enum(&labels, "place by place", &facts);
     quote! {
-        /// Rows of the board this automaton is generated for.
-        pub const ROWS: usize = #rows;
-        /// Columns of the board.
-        pub const COLS: usize = #cols;
-        /// Cells of the board.
-        pub const CELLS: usize = #cells;
-        /// Number of states (the places' attempts and ends).
-        pub const STATES: usize = #count;
-        /// Entries of the explicit stack (indexed by a wrapping `u8`).
-        pub const STACK: usize = 256;
         #constants
 
-        /// The automaton's states, plus `Bottom` (end of a subtree's pass).
-        #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(#repr)]
-        pub enum State {
-            Bottom,
-            #(#labels,)*
-        }
-
-        impl State {
-            /// Every state but `Bottom`, place by place.
-            pub const ALL: [State; #count] = [#(State::#labels,)*];
-
-            /// The blank's cell in this state (`Bottom`: cell 0).
-            pub const fn cell(self) -> usize {
-                match self {
-                    State::Bottom => 0,
-                    #(State::#labels => #cells_of,)*
-                }
-            }
-
-            /// Where this state's jump lands (its own cell for an undo or an end).
-            pub const fn landing(self) -> usize {
-                match self {
-                    State::Bottom => 0,
-                    #(State::#labels => #landings,)*
-                }
-            }
-
-            /// The next state of the same place (an end and `Bottom` are their own).
-            pub const fn fallback(self) -> State {
-                match self {
-                    State::Bottom => State::Bottom,
-                    #(State::#labels => State::#fallbacks,)*
-                }
-            }
-        }
+        #states
 
         /// The first state of a search from the root with the blank on `cell`.
         pub const fn root(cell: usize) -> Option<State> {
@@ -473,39 +451,7 @@ pub fn emit(table: &Table, bound: Bound) -> TokenStream {
             }
         }
 
-        /// One depth-first pass: the board (tiles, 0 for the blank), the explicit stack of
-        /// states and parts' states, the depth `g`, the bound `limit`, the least `g + h` cut
-        /// off (`next`) and the nodes generated.
-        #[derive(Clone, Debug)]
-        pub struct Machine {
-            pub tiles: [u8; CELLS],
-            pub states: [State; STACK],
-            /// The pruning machine's state after the path to the node at each depth of the
-            /// stack: `ms[0]` the root's, `ms[sp]` the current node's.
-            pub ms: [u32; STACK],
-            pub sp: u8,
-            pub g: u32,
-            pub limit: u32,
-            pub next: u32,
-            #(#fields)*
-            pub nodes: u64,
-        }
-
-        impl Default for Machine {
-            fn default() -> Machine {
-                Machine {
-                    tiles: [0; CELLS],
-                    states: [State::Bottom; STACK],
-                    ms: [0; STACK],
-                    sp: 0,
-                    g: 0,
-                    limit: 0,
-                    next: u32::MAX,
-                    #(#defaults)*
-                    nodes: 0,
-                }
-            }
-        }
+        #machine
 
         impl Machine {
             /// Sets the root's parts' states (walking distance; with the table nothing).
