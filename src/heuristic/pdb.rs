@@ -35,6 +35,13 @@
 //!   time on the two prefetches of a node), and the split lookups cost more instructions. With
 //!   the tables in transparent huge pages (glibc's malloc tunable, for the measurement) lanes
 //!   gained 10% on 7-8 and lost 50% on 5x5 6-6-6-6 (Korf & Felner #25: 5.7 s against 3.7 s).
+//! - (2026-11-27) tables read whole (`--file`) in transparent huge pages, safely: an anonymous
+//!   `memmap2` mapping advised `HugePage` before it is filled (the kernel granted every 2 MiB
+//!   page). Korf & Felner's three quickest (#25, #38, #40) in one process, one thread, three
+//!   interleaved pairs: search 10.85-11.46 s against 11.14-11.61 s (3-5%), but filling the
+//!   1.2 GB took 2.3-2.5 s of system time against 0.65 s, so the batch took longer (12.1-12.7
+//!   s against 11.6-12.2 s). Korf's 100 with 7-8: 0.23 s against 0.40 s, but 0.78 s when the
+//!   VM first backs the huge pages. Below the bar on the work that takes time.
 //!
 //! Invariant: `values(at, blank)` equals, byte for byte, the tables' exact values of the
 //! position, and `entries(at)` their entries; `look` and `commit` keep them so.

@@ -9,6 +9,16 @@
 //! [`deepen`]. This module prepares each pass, runs it, and turns a winning stack back into
 //! the tiles pushed.
 //!
+//! Not here, measured (2026-11-27, one thread, the same nodes): *lanes*, K passes of subtrees
+//! of the bound's cut interleaved in one thread, each handing over to the next once a place has
+//! asked for its children's table entries (a second generated loop that returns at that point
+//! and resumes there, its stack worked on in place). One lane cost 5% more than this loop (the
+//! return, the reloaded locals, the dispatch from the loop's head); K = 2 won that back and
+//! 5-7% more on Korf's 100 (3.76-4.03 s against 4.07-4.33 s) but lost 9% on the transposition
+//! `159d26ae37bf48c0` (81.9 s against 75.3 s, K = 3 86.3 s), and K >= 4 lost everywhere. A
+//! place's first attempt already asks for all its children's entries at once, so the misses
+//! left to overlap are one a place, and a hand-over costs about as much as the wait it hides.
+//!
 //! Invariant: the automaton and the reference generate the same children in the same order
 //! with the same estimates, so every pass has the same node count, the same next bound and
 //! the same first solution (and with `--all` the same solutions in the same order).
