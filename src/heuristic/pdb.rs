@@ -17,6 +17,11 @@
 //! an amount found from the few cells it passes (`Lookup::next_entry`), so a lookup costs a
 //! few dozen instructions instead of ranking all of a group's tiles: Korf's 100 with 6-6-3
 //! 1.27x faster, the 7-8 transposition 1.3x (measured 2026-11-27, one thread; the same nodes).
+//! A piece with a lookup in each half (every piece of a square board's partition) is looked
+//! up by constant index, without the iterators over one or two probes ([`PatternDb::look`]):
+//! 430 to 400 instructions a node (cachegrind, 5x5 6-6-6-6, Korf & Felner #40), Korf's 100
+//! with 6-6-3 in 1.10-1.16 s against 1.19-1.39 s, Korf & Felner's #25, #38 and #40 in 9.4-11.4
+//! s against 11.1-12.7 s (three interleaved rounds, one thread, the same nodes).
 //!
 //! Not here, measured:
 //! - (2026-11-26) the maximum over a second partition of the board (5x5 6-6-6-6 with a second
@@ -236,6 +241,10 @@ impl PatternDb {
             }
         }
         debug_assert!(lookups.len() <= LOOKUPS);
+        // A piece with two probes has its position's first (`look_both`).
+        debug_assert!(
+            (0..32).all(|p| probed[p] < 2 || (probes[p][0].word, probes[p][1].word) == (0, 1))
+        );
         PatternDb {
             partition,
             tables,
@@ -361,31 +370,36 @@ impl PatternDb {
         &self.probes[piece][..count]
     }
 
-    /// What the move of `piece` from `from` to `to` (vertical or not) changes.
+    /// One probe of a move of a piece from `from` to the blank at `to`, along a column of the
+    /// probe's frame or not: the entry of its lookup after the move, that entry's index in
+    /// the table, and the probe's half of the values (`half`) with the lookup's value after
+    /// the move. (A probe of no lookup, which no partition makes, changes nothing.)
     #[inline(always)]
-    fn changes<const VERTICAL: bool>(
+    fn probe(
         &self,
-        entries: &Entries,
-        board: &Board32,
-        (piece, from, to): (u8, u8, u8),
-    ) -> Changed {
-        let mut changed = Changed::default();
-        let probes = self.probes(piece).iter();
-        // The position's lookup (the first) sees a vertical move along a column of its frame,
-        // the reflection's a horizontal one.
-        let columns = [VERTICAL, !VERTICAL];
-        let lookups = probes.zip(columns).zip(&mut changed.entries);
-        for (((probe, column), entry), index) in lookups.zip(&mut changed.index) {
-            let l = usize::from(probe.lookup);
-            if let (Some(lookup), Some(&before)) = (self.lookups.get(l), entries.get(l)) {
-                *entry = lookup.next_entry(probe, before, board, (from, to, column));
-                // The blank takes the piece's cell.
-                let blank = lookup.map[usize::from(from & 31)];
-                let below = ((*entry as u32) & ((1u32 << (blank & 31)) - 1)).count_ones();
-                *index = (*entry >> 32) * probe.free + u64::from(u32::from(blank) - below);
-            }
-        }
-        changed
+        probe: &Probe,
+        (entries, board): (&Entries, &Board32),
+        (from, to, column): Move,
+        half: u64,
+    ) -> (u64, u64, u64) {
+        let l = usize::from(probe.lookup);
+        let Some(lookup) = self.lookups.get(l) else {
+            return (0, 0, half);
+        };
+        let before = entries[l % LOOKUPS];
+        let entry = lookup.next_entry(probe, before, board, (from, to, column));
+        // The blank takes the piece's cell.
+        let blank = lookup.map[usize::from(from & 31)];
+        let below = ((entry as u32) & ((1u32 << (blank & 31)) - 1)).count_ones();
+        let index = (entry >> 32) * probe.free + u64::from(u32::from(blank) - below);
+        let shift = probe.shift & 63;
+        let old = (half >> shift) as u32 & 0xff;
+        let value = self
+            .tables
+            .get(usize::from(probe.table))
+            .map_or(old, |table| table.next_value(old, index));
+        let half = (half & !(0xff << shift)) | u64::from(value) << shift;
+        (entry, index, half)
     }
 
     /// Looks up the move of `piece` from `from` into the blank at `to` (`VERTICAL` or not),
@@ -393,25 +407,50 @@ impl PatternDb {
     /// cell but the blank's: the values after the move, and what it changes, for
     /// [`PatternDb::commit`] if it is made. (Not inlined: the search loops call it from every
     /// move state, and one copy of it keeps their code small.)
+    ///
+    /// The position's lookup (a piece's first probe) sees a vertical move along a column of its
+    /// frame, the reflection's a horizontal one. A piece with a probe in each half (every piece
+    /// of a square board's partition) has them by constant index, the position's in word 0
+    /// (see `new`): without the iterators over one or two probes, 7% fewer instructions a node.
     #[inline(never)]
     pub fn look<const VERTICAL: bool>(
         &self,
         values: Values,
         entries: &Entries,
         board: &Board32,
-        the_move: (u8, u8, u8),
+        (piece, from, to): (u8, u8, u8),
     ) -> (Values, Changed) {
-        let piece = the_move.0;
-        let changed = self.changes::<VERTICAL>(entries, board, the_move);
+        let mut changed = Changed::default();
         let mut after = values;
-        for (probe, &index) in self.probes(piece).iter().zip(&changed.index) {
-            let (word, shift) = (usize::from(probe.word & 1), probe.shift & 63);
-            let before = (values[word] >> shift) as u32 & 0xff;
-            let value = self
-                .tables
-                .get(usize::from(probe.table))
-                .map_or(before, |table| table.next_value(before, index));
-            after[word] = (after[word] & !(0xff << shift)) | u64::from(value) << shift;
+        let found = (entries, board);
+        let piece = usize::from(piece & 31);
+        if self.probed[piece] == 2 {
+            let probes = &self.probes[piece];
+            for (h, column) in [(0, VERTICAL), (1, !VERTICAL)] {
+                let probed = self.probe(&probes[h], found, (from, to, column), values[h]);
+                (changed.entries[h], changed.index[h], after[h]) = probed;
+            }
+            return (after, changed);
+        }
+        self.look_one::<VERTICAL>(values, found, (piece as u8, from, to))
+    }
+
+    /// [`PatternDb::look`] for a piece with one probe or none (boards that are not square),
+    /// out of the way of the common case.
+    #[inline(never)]
+    fn look_one<const VERTICAL: bool>(
+        &self,
+        values: Values,
+        found: (&Entries, &Board32),
+        (piece, from, to): (u8, u8, u8),
+    ) -> (Values, Changed) {
+        let mut changed = Changed::default();
+        let mut after = values;
+        let probes = self.probes(piece).iter().zip([VERTICAL, !VERTICAL]);
+        for (h, (probe, column)) in probes.enumerate() {
+            let word = usize::from(probe.word & 1);
+            let probed = self.probe(probe, found, (from, to, column), after[word]);
+            (changed.entries[h], changed.index[h], after[word]) = probed;
         }
         (after, changed)
     }
