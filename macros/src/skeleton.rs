@@ -133,16 +133,21 @@ pub fn state_enum(labels: &[Ident], order: &str, facts: &[Fact]) -> TokenStream 
 
 /// A field of a machine.
 pub struct Field {
-    pub name: Ident,
+    pub name: &'static str,
     pub kind: TokenStream,
     pub init: TokenStream,
     pub doc: Option<&'static str>,
 }
 
 /// A field: its name, type, initial value and documentation.
-pub fn field(name: &str, kind: TokenStream, init: TokenStream, doc: Option<&'static str>) -> Field {
+pub fn field(
+    name: &'static str,
+    kind: TokenStream,
+    init: TokenStream,
+    doc: Option<&'static str>,
+) -> Field {
     Field {
-        name: ident(name),
+        name,
         kind,
         init,
         doc,
@@ -166,12 +171,12 @@ pub fn stack_fields() -> [Field; 2] {
 /// `struct name` with `fields`, and its `Default`.
 pub fn machine(name: &Ident, doc: &str, fields: &[Field]) -> TokenStream {
     let declared = fields.iter().map(|f| {
-        let (name, kind) = (&f.name, &f.kind);
+        let (name, kind) = (ident(f.name), &f.kind);
         let doc = f.doc.map(|doc| quote! { #[doc = #doc] });
         quote! { #doc pub #name: #kind, }
     });
     let defaults = fields.iter().map(|f| {
-        let (name, init) = (&f.name, &f.init);
+        let (name, init) = (ident(f.name), &f.init);
         quote! { #name: #init, }
     });
     quote! {

@@ -420,11 +420,11 @@ impl PatternDb {
         board: &Board32,
         (piece, from, to): (u8, u8, u8),
     ) -> (Values, Changed) {
-        let mut changed = Changed::default();
-        let mut after = values;
         let found = (entries, board);
         let piece = usize::from(piece & 31);
         if self.probed[piece] == 2 {
+            let mut changed = Changed::default();
+            let mut after = values;
             let probes = &self.probes[piece];
             for (h, column) in [(0, VERTICAL), (1, !VERTICAL)] {
                 let probed = self.probe(&probes[h], found, (from, to, column), values[h]);

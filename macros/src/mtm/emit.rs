@@ -237,8 +237,8 @@ fn search_loop(table: &Table, bound: Bound) -> TokenStream {
         quote! { State::#me => { #code } }
     });
     let mut locals = vec![
-        // The board stays in memory: (nothing else takes its address since the bound reads
-        // codes) split into 16 values live across the `match`, it stops LLVM copying the
+        // The board stays in memory. Nothing else takes its address (the bound reads codes),
+        // and split into 16 values live across the `match` it stops LLVM copying the
         // dispatch into the states (Korf #49 in MTM: 1.33x slower; tests/codegen.rs).
         Local::InMemory("tiles"),
         Local::Copy("states"),
@@ -249,7 +249,7 @@ fn search_loop(table: &Table, bound: Bound) -> TokenStream {
         Local::Copy("next"),
         Local::Copy("nodes"),
     ];
-    locals.extend(kept(bound).into_iter().map(|(name, _)| Local::Copy(name)));
+    locals.extend(kept(bound).iter().map(|kept| Local::Copy(kept.name)));
     skeleton::search_loop(Loop {
         name: ident("run"),
         docs: quote! {
@@ -265,9 +265,9 @@ fn search_loop(table: &Table, bound: Bound) -> TokenStream {
     })
 }
 
-/// What a machine keeps of its bound, as fields (with their names, to load them in the loop).
-fn kept(bound: Bound) -> Vec<(&'static str, Field)> {
-    let kept = |name: &'static str, kind, init, doc| (name, field(name, kind, init, Some(doc)));
+/// What a machine keeps of its bound, as fields.
+fn kept(bound: Bound) -> Vec<Field> {
+    let kept = |name, kind, init, doc| field(name, kind, init, Some(doc));
     match bound {
         Bound::Walking => vec![
             kept(
@@ -369,7 +369,7 @@ pub fn emit(table: &Table, bound: Bound) -> TokenStream {
     };
     let run = search_loop(table, bound);
     let goal = (1..cells).map(|t| t as u8).chain([0u8]);
-    let (set_parts, set_codes, constants) = match bound {
+    let (set_parts, set_codes, bound_constants) = match bound {
         Bound::Walking => (
             quote! { (self.v, self.h) = (v, h); },
             quote! { let _ = codes; },
@@ -411,7 +411,7 @@ pub fn emit(table: &Table, bound: Bound) -> TokenStream {
         field("next", quote!(u32), quote!(u32::MAX), None),
         field("nodes", quote!(u64), quote!(0), None),
     ]);
-    fields.extend(kept(bound).into_iter().map(|(_, field)| field));
+    fields.extend(kept(bound));
     let machine = skeleton::machine(
         &ident("Machine"),
         "One depth-first pass: the board (tiles, 0 for the blank), the explicit stack of states \
@@ -426,7 +426,7 @@ pub fn emit(table: &Table, bound: Bound) -> TokenStream {
             table.states.len(),
             "the places' attempts and ends",
         );
-        quote! { #common #constants }
+        quote! { #common #bound_constants }
     };
     let states = skeleton::state_enum(&labels, "place by place", &facts);
     quote! {
