@@ -142,7 +142,7 @@ fn other_sizes_and_decimal_notation() {
     let moves = stdout.lines().last().unwrap_or_default().to_string();
     assert!(moves.contains("moves: "), "{moves}");
     // 5x5: a few moves from the goal, written in decimal (with Knuth's bound: the default
-    // would build the 1.2 GB of 6-6-6-6 tables first).
+    // would build the 90 MB of 6-6-6-6 tables first).
     let five = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,0,24";
     let (status, stdout, _) = run(&["solve", "--engine", "ida", "--heuristic", "manhattan", five]);
     assert_eq!(status, 0);
@@ -265,7 +265,7 @@ fn help_and_errors_name_every_board_known_by_its_tiles() {
     );
     assert!(
         help.contains(
-            "5x5: 6-6-6-6, about two minutes and 2.1 GB of memory to build; one solve holds only the blocks it reads, a batch all 1.2 GB"
+            "5x5: 6-6-6-6, about 1.5 minutes and 0.25 GB of memory to build; one solve holds only the blocks it reads, a batch all 90 MB"
         ),
         "{help}"
     );

@@ -298,7 +298,7 @@ fn list_marks_damaged_and_foreign_files_and_names_complete_partitions() {
     };
     assert!(
         line("4x4_1-2-3-4-7.pdb").contains("DAMAGED: table file")
-            && line("4x4_1-2-3-4-7.pdb").contains("is corrupted (block 176 of 176"),
+            && line("4x4_1-2-3-4-7.pdb").contains("is corrupted (block 27 of 27"),
         "{list}"
     );
     assert!(
@@ -316,6 +316,35 @@ fn list_marks_damaged_and_foreign_files_and_names_complete_partitions() {
         list.contains("Incomplete: 4x4 5-5-5 (1 of 3 tables)\n"),
         "{list}"
     );
+}
+
+/// A table of an older format (format 2: one entry per cell of the blank) is listed as such,
+/// named on stderr by the solve that needs it, and rebuilt: the solve's answer and the table
+/// that is then kept are this format's.
+#[test]
+fn a_table_of_an_older_format_is_named_and_rebuilt() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (status, _, stderr) = run(dir.path(), &["tables", "build", "--size", "3x3"]);
+    assert_eq!(status, 0, "{stderr}");
+    let eight = dir.path().join(TABLE);
+    let table = std::fs::read(&eight).expect("the 3x3 table");
+    let mut older = table.clone();
+    older[12..16].copy_from_slice(&2u32.to_le_bytes());
+    std::fs::write(&eight, &older).expect("an older format");
+    let (status, list, _) = run(dir.path(), &["tables", "list"]);
+    assert_eq!(status, 0);
+    let line = list.lines().find(|l| l.contains(TABLE)).unwrap_or_default();
+    assert!(
+        line.contains("OLD: 3x3 zero-aware 1-bit table of tiles 1,2,3,4,5,6,7,8, table format 2"),
+        "{list}"
+    );
+    assert!(!list.contains("DAMAGED"), "{list}");
+    let stderr = solves_hiroi(dir.path());
+    assert!(
+        stderr.contains("is of an older format (2; format 3 keeps one entry per region of the blank); building it again"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&eight).expect("rebuilt"), table);
 }
 
 /// A table directory that cannot be written: the solve says so before it builds (not "once;

@@ -53,7 +53,7 @@ fn flipped_blocks_are_caught_and_the_answer_stays_right() {
     let solve = [
         "solve",
         "--heuristic",
-        "5-5-5",
+        "6-6-3",
         "--threads",
         "1",
         "a510f9de28476cb3",
@@ -66,12 +66,14 @@ fn flipped_blocks_are_caught_and_the_answer_stays_right() {
         clean[5].starts_with("Solution in 49+6 moves: "),
         "{clean:?}"
     );
-    let path = dir.path().join("4x4_1-2-3-4-7.pdb");
+    // A 6-tile table (361 blocks): the search first reads some of these blocks in its first
+    // bound, others later.
+    let path = dir.path().join("4x4_1-5-6-9-10-13.pdb");
     let good = std::fs::read(&path).expect("the table was kept");
     let blocks = (good.len() - BLOCK).div_ceil(BLOCK);
-    assert_eq!(blocks, 176);
+    assert_eq!(blocks, 361);
     let mut after_a_bound = 0;
-    for block in [0, 20, 40, 60, 80] {
+    for block in [0, 12, 36, 108, 204] {
         flip(&path, &good, BLOCK + block * BLOCK + 100);
         let (status, output) = run_merged(dir.path(), &solve);
         assert_eq!(status, 0, "{output}");
@@ -94,7 +96,7 @@ fn flipped_blocks_are_caught_and_the_answer_stays_right() {
     );
 
     // Two tables of the same size swapped: each holds another table.
-    let other = dir.path().join("4x4_5-6-9-10-13.pdb");
+    let other = dir.path().join("4x4_7-8-11-12-14-15.pdb");
     let second = std::fs::read(&other).expect("the second table");
     std::fs::write(&path, &second).expect("swap");
     std::fs::write(&other, &good).expect("swap");

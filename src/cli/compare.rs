@@ -66,8 +66,8 @@ pub struct CompareArgs {
 
     /// Korf's 50 24-puzzle instances (Korf & Felner 2002): without a value the quick ones
     /// (under a billion node expansions in their runs), `all`, or numbers such as `1,38`.
-    /// Each needs the 5x5 6-6-6-6 tables (built on first use: about two minutes and 2.1 GB
-    /// of memory; 1.2 GB read whole once built).
+    /// Each needs the 5x5 6-6-6-6 tables (built on first use: about 1.5 minutes and 0.25 GB
+    /// of memory; 90 MB read whole once built).
     #[arg(long, value_name = "IDS", num_args = 0..=1, default_missing_value = "quick")]
     pub korf50: Option<String>,
 

@@ -166,9 +166,9 @@ impl ThreadArgs {
 pub struct HeuristicArgs {
     /// Lower bound: manhattan (Knuth's), a pattern-database partition (4x4: 5-5-5, 6-6-3,
     /// 7-8; 3x3: 8; 3x4 and 4x3: 6-5; 5x5: 6-6-6-6), or default: the strongest partition whose
-    /// tables are cached, else one built on first use (seconds; 5x5: 6-6-6-6, about two
-    /// minutes and 2.1 GB of memory to build; one solve holds only the blocks it reads, a
-    /// batch all 1.2 GB).
+    /// tables are cached, else one built on first use (seconds; 5x5: 6-6-6-6, about 1.5
+    /// minutes and 0.25 GB of memory to build; one solve holds only the blocks it reads, a
+    /// batch all 90 MB).
     #[arg(long, value_name = "NAME")]
     pub heuristic: Option<Choice>,
 

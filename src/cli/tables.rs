@@ -7,7 +7,7 @@
 
 use super::{out, Failure};
 use crate::board::Board;
-use crate::heuristic::cache::{self, CacheError, TableFile};
+use crate::heuristic::cache::{CacheError, TableFile};
 use crate::heuristic::partition::Partition;
 use crate::heuristic::store::{Choice, Source, Store};
 use crate::mtm::store::Origin;
@@ -133,7 +133,7 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
         let partition = Partition::preset(board, &name).map_err(Failure::bad_input)?;
         for (g, tiles) in partition.groups().iter().enumerate() {
             let (table, source) = store.table(&partition, g).map_err(Failure::BadInput)?;
-            let entries = table.placements().entries();
+            let entries = table.layout().entries();
             let megabytes = table.bits().len() as f64 / 1e6;
             let what = format!(
                 "{partition} table {} of {} (tiles {}): {entries} entries, {megabytes:.1} MB",
@@ -362,13 +362,15 @@ fn list(store: &Store) -> Result<(), Failure> {
         }
         let status = match table {
             Some((_, key, len, _)) => match TableFile::open(path, key, *len) {
-                Err(CacheError::Version(_, 1, _)) => cache::read_version_1(path, key, *len)
-                    .map(|_| format!("({key}; format 1, rewritten when next used)")),
+                Err(CacheError::Older(_, format)) => Err((
+                    false,
+                    format!("OLD: {key}, table format {format}, rebuilt when next used"),
+                )),
                 opened => opened
                     .and_then(|file| file.check_all())
-                    .map(|()| format!("({key})")),
-            }
-            .map_err(|error| (true, format!("DAMAGED: {error}"))),
+                    .map(|()| format!("({key})"))
+                    .map_err(|error| (true, format!("DAMAGED: {error}"))),
+            },
             None => Err((
                 false,
                 "FOREIGN: not a table of this program (left alone)".into(),

@@ -12,11 +12,13 @@
 //! half, and [`PatternDb::look`] finds the new values from the entries after the move alone
 //! (one bit each).
 //!
-//! A search also keeps each lookup's *entry* ([`Entries`]): the rank of its group's placement
-//! and the cells the group occupies. A move changes the rank of the two lookups it touches by
-//! an amount found from the few cells it passes (`Lookup::next_entry`), so a lookup costs a
-//! few dozen instructions instead of ranking all of a group's tiles: Korf's 100 with 6-6-3
-//! 1.27x faster, the 7-8 transposition 1.3x (measured 2026-11-27, one thread; the same nodes).
+//! A search also keeps each lookup's *entry* ([`Entries`]): the rank of the order of its
+//! group's pieces and the cells the group occupies ([`super::placement`]). A move changes the
+//! order of the two lookups it touches by an amount found from the few cells it passes
+//! (`Lookup::next_entry`), so a lookup costs a few dozen instructions instead of ranking all of
+//! a group's tiles: Korf's 100 with 6-6-3 1.27x faster, the 7-8 transposition 1.3x (measured
+//! 2026-11-27, one thread; the same nodes). The set of cells and the blank's region are then
+//! looked up from the occupied cells ([`super::placement::Layout::index`]).
 //! A piece with a lookup in each half (every piece of a square board's partition) is looked
 //! up by constant index, without the iterators over one or two probes ([`PatternDb::look`]):
 //! 430 to 400 instructions a node (cachegrind, 5x5 6-6-6-6, Korf & Felner #40), Korf's 100
@@ -74,9 +76,10 @@ pub type Values = [u64; 2];
 /// The most lookups of a partition: each group on the position and on its reflection.
 pub const LOOKUPS: usize = 2 * MAX_GROUPS;
 
-/// Each lookup's entry at a node, by lookup number: the rank of its group's placement (in the
-/// lookup's frame of cells) times 2^32, plus the mask of the cells the group occupies. A
-/// search keeps them up to date move by move ([`PatternDb::commit`], [`PatternDb::restore`]).
+/// Each lookup's entry at a node, by lookup number: the rank of the order of its group's
+/// pieces (in the lookup's frame of cells, [`super::placement::Layout::order`]) times 2^32, plus the mask of the
+/// cells the group occupies. A search keeps them up to date move by move
+/// ([`PatternDb::commit`], [`PatternDb::restore`]).
 pub type Entries = [u64; LOOKUPS];
 
 /// What a move changes ([`PatternDb::look`]): the entries of the lookups it changes, after it,
@@ -102,14 +105,11 @@ struct Lookup {
     unmap: [u8; 32],
     /// Byte of this lookup in [`Values`].
     byte: usize,
-    /// Each piece's slot in the lookup ([`NO_SLOT`] for a piece of another group), and that
-    /// slot's weight in the placement's rank (0 for another group's).
-    slot: [u8; 32],
+    /// Each piece's slot in the lookup plus one (0 for a piece of another group), and that
+    /// slot's weight in the order's rank (0 for another group's).
+    after: [u8; 32],
     weight: [u64; 32],
 }
-
-/// The slot of a piece outside a lookup's group: after every slot.
-const NO_SLOT: u8 = u8::MAX;
 
 /// The most cells a move passes in a lookup's frame: `cols - 1` on the widest board.
 const PASSED: usize = 4;
@@ -119,9 +119,8 @@ const PASSED: usize = 4;
 type Move = (u8, u8, bool);
 
 /// What a move of one piece changes in one lookup, laid out for [`PatternDb::look`]: the
-/// lookup's number (its entry in [`Entries`]) and table, its
-/// value's word and shift in [`Values`], the piece's slot and that slot's weight, and the
-/// cells the group leaves free.
+/// lookup's number (its entry in [`Entries`]) and table, its value's word and shift in
+/// [`Values`], and the piece's slot and that slot's weight.
 #[derive(Clone, Copy, Debug, Default)]
 struct Probe {
     lookup: u8,
@@ -130,7 +129,6 @@ struct Probe {
     shift: u8,
     slot: u8,
     weight: u64,
-    free: u64,
 }
 
 impl Lookup {
@@ -138,12 +136,12 @@ impl Lookup {
     /// the blank at `to` (cells of the position), from the entry before; `board[cell]` is the
     /// piece on each cell other than the blank's.
     ///
-    /// The rank of a placement is `sum(w_i * (c_i - #{j < i: c_j < c_i}))` over its slots
-    /// ([`super::placement`]). Moving slot `s` from `a` to `b` changes its own term by
-    /// `w_s * (b - a)`, and the counts only for slots on the cells strictly between `a` and
-    /// `b`: an earlier slot there is now below (or no longer below) `s`, a later slot there
-    /// no longer has (or now has) `s` below it. A move along a row of the frame passes no cell;
-    /// one along a column passes `cols - 1` (at most [`PASSED`]).
+    /// The rank of an order is `sum(w_i * #{j > i: c_j < c_i})` over its slots
+    /// ([`super::placement`]). Moving slot `s` from `a` up to `b` changes the counts only
+    /// for slots on the cells strictly between `a` and `b`: a later slot there is now below
+    /// `s` (`+w_s`), an earlier slot there no longer has `s` below it (`-w_i`); moving down,
+    /// the other way round. A move along a row of the frame passes no cell, and leaves the
+    /// order as it is; one along a column passes `cols - 1` (at most [`PASSED`]).
     #[inline(always)]
     fn next_entry(&self, probe: &Probe, entry: u64, board: &Board32, the_move: Move) -> u64 {
         let (from, to, column) = the_move;
@@ -159,15 +157,14 @@ impl Lookup {
         for k in 1..=PASSED * usize::from(column) {
             let cell = low + k;
             let other = usize::from(board[usize::from(self.unmap[cell & 31] & 31)] & 31);
-            // `-w` for an earlier slot, the slot's weight for a later one (0 for a piece of
-            // another group); without branches, which would go either way at random.
+            // `-w_i` for an earlier slot (0 for a piece of another group, whose `after` is 0),
+            // `w_s` for a later one; without branches, which would go either way at random.
             let change =
-                select_unpredictable(self.slot[other] < s, w.wrapping_neg(), self.weight[other]);
+                select_unpredictable(self.after[other] <= s, self.weight[other].wrapping_neg(), w);
             passed = passed.wrapping_add(select_unpredictable(cell < high, change, 0));
         }
-        let along = u64::from(b).wrapping_sub(u64::from(a)).wrapping_mul(w);
         let passed = select_unpredictable(b > a, passed, passed.wrapping_neg());
-        let rank = (entry >> 32).wrapping_add(along).wrapping_add(passed);
+        let rank = (entry >> 32).wrapping_add(passed);
         let occupied = (entry as u32) ^ (1 << (a & 31)) ^ (1 << (b & 31));
         rank << 32 | u64::from(occupied)
     }
@@ -194,14 +191,14 @@ impl PatternDb {
         let mut probes = [[Probe::default(); 2]; 32];
         let mut probed = [0u8; 32];
         let mut add = |table: usize, sources: Vec<u8>, map: [u8; 32], byte: usize| {
-            let placements = tables[table].placements();
+            let layout = tables[table].layout();
             let mut lookup = Lookup {
                 table,
                 sources: sources.clone(),
                 map,
                 unmap: [0; 32],
                 byte,
-                slot: [NO_SLOT; 32],
+                after: [0; 32],
                 weight: [0; 32],
             };
             for (cell, &image) in map.iter().enumerate() {
@@ -209,8 +206,8 @@ impl PatternDb {
             }
             for (slot, &piece) in sources.iter().enumerate() {
                 let piece = usize::from(piece & 31);
-                let weight = placements.weight(slot);
-                (lookup.slot[piece], lookup.weight[piece]) = (slot as u8, weight);
+                let weight = layout.weight(slot);
+                (lookup.after[piece], lookup.weight[piece]) = (slot as u8 + 1, weight);
                 // Groups are disjoint: a piece is in one lookup of each half.
                 if let Some(probe) = probes[piece].get_mut(usize::from(probed[piece])) {
                     *probe = Probe {
@@ -220,7 +217,6 @@ impl PatternDb {
                         shift: (8 * (byte % 8)) as u8,
                         slot: slot as u8,
                         weight,
-                        free: placements.free() as u64,
                     };
                     probed[piece] += 1;
                 }
@@ -313,7 +309,7 @@ impl PatternDb {
         for (lookup, entry) in self.lookups.iter().zip(&mut entries) {
             let cells = &mut cells[..lookup.sources.len()];
             self.entry(lookup, at, 0, cells);
-            let rank = self.tables[lookup.table].placements().rank(cells);
+            let rank = self.tables[lookup.table].layout().order(cells);
             *entry = rank << 32 | u64::from(mask(cells));
         }
         entries
@@ -383,21 +379,20 @@ impl PatternDb {
         half: u64,
     ) -> (u64, u64, u64) {
         let l = usize::from(probe.lookup);
-        let Some(lookup) = self.lookups.get(l) else {
+        let (Some(lookup), Some(table)) = (
+            self.lookups.get(l),
+            self.tables.get(usize::from(probe.table)),
+        ) else {
             return (0, 0, half);
         };
         let before = entries[l % LOOKUPS];
         let entry = lookup.next_entry(probe, before, board, (from, to, column));
         // The blank takes the piece's cell.
         let blank = lookup.map[usize::from(from & 31)];
-        let below = ((entry as u32) & ((1u32 << (blank & 31)) - 1)).count_ones();
-        let index = (entry >> 32) * probe.free + u64::from(u32::from(blank) - below);
+        let index = table.layout().index(entry >> 32, entry as u32, blank);
         let shift = probe.shift & 63;
         let old = (half >> shift) as u32 & 0xff;
-        let value = self
-            .tables
-            .get(usize::from(probe.table))
-            .map_or(old, |table| table.next_value(old, index));
+        let value = table.next_value(old, index);
         let half = (half & !(0xff << shift)) | u64::from(value) << shift;
         (entry, index, half)
     }
@@ -423,14 +418,15 @@ impl PatternDb {
         let found = (entries, board);
         let piece = usize::from(piece & 31);
         if self.probed[piece] == 2 {
-            let mut changed = Changed::default();
-            let mut after = values;
+            // Written out: as a loop over the two, LLVM keeps the loop (1.7x the instructions).
             let probes = &self.probes[piece];
-            for (h, column) in [(0, VERTICAL), (1, !VERTICAL)] {
-                let probed = self.probe(&probes[h], found, (from, to, column), values[h]);
-                (changed.entries[h], changed.index[h], after[h]) = probed;
-            }
-            return (after, changed);
+            let (e0, i0, h0) = self.probe(&probes[0], found, (from, to, VERTICAL), values[0]);
+            let (e1, i1, h1) = self.probe(&probes[1], found, (from, to, !VERTICAL), values[1]);
+            let changed = Changed {
+                entries: [e0, e1],
+                index: [i0, i1],
+            };
+            return ([h0, h1], changed);
         }
         self.look_one::<VERTICAL>(values, found, (piece as u8, from, to))
     }

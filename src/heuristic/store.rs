@@ -8,7 +8,7 @@
 //! [`super::Heuristic::damage`]); otherwise (batches, `tables build`) every block is read and
 //! checked before the tables are handed out. The default for a
 //! board is the strongest partition whose tables are all cached, else the preset built on first
-//! use (seconds; on 5x5 the 6-6-6-6 tables, about two minutes, without which a random
+//! use (seconds; on 5x5 the 6-6-6-6 tables, about 1.5 minutes, without which a random
 //! 24-puzzle is out of reach), else Manhattan.
 
 use super::bits::Bits;
@@ -17,7 +17,7 @@ use super::cache::{self, TableFile};
 use super::grid::Grid;
 use super::partition::Partition;
 use super::pdb::PatternDb;
-use super::placement::Placements;
+use super::placement::Layout;
 use super::table::GroupTable;
 use super::Heuristic;
 use crate::board::Board;
@@ -79,8 +79,8 @@ fn first_use(board: Board) -> Option<&'static str> {
 pub fn stronger_tables(board: Board, heuristic: &str, dir: Option<&Path>) -> Option<String> {
     let strongest = *Partition::names(board).last()?;
     let cost = match strongest {
-        "7-8" => "about 3 minutes on two cores and 2.0 GB of memory, once",
-        "6-6-6-6" => "about 2 minutes on two cores and 2.1 GB of memory, once",
+        "7-8" => "about 2 minutes on two cores and 0.7 GB of memory, once",
+        "6-6-6-6" => "about 1.5 minutes on two cores and 0.25 GB of memory, once",
         _ => "seconds, once",
     };
     let mut size = match (board.rows(), board.cols()) {
@@ -188,8 +188,8 @@ impl Store {
         let homes: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
         let path = self.path(board, tiles);
         let key = key(board, tiles);
-        let placements = Placements::new(board.cells(), homes.len());
-        let len = GroupTable::bytes(&placements);
+        let layout = Layout::shared(grid, homes.len())?;
+        let len = GroupTable::bytes(&layout);
         let wrong_size = format!("{}: wrong table size", path.display());
         let table = |bits| GroupTable::new(grid, homes.clone(), bits).ok_or(wrong_size.clone());
         match self.cached(&path, &key, len) {
@@ -293,8 +293,10 @@ impl Store {
         for partition in Partition::all() {
             let board = partition.board();
             for tiles in partition.groups() {
-                let placements = Placements::new(board.cells(), tiles.len());
-                let len = GroupTable::bytes(&placements);
+                let Ok(layout) = Layout::shared(Grid::new(board), tiles.len()) else {
+                    continue;
+                };
+                let len = GroupTable::bytes(&layout);
                 let path = self.path(board, tiles);
                 known.push((path, key(board, tiles), len, partition.clone()));
             }
@@ -309,25 +311,6 @@ impl Store {
         let bits = match TableFile::open(path, key, len) {
             Ok(file) => Bits::lazy(file).map_err(Unusable::NoMemory)?,
             Err(cache::CacheError::NotFound(_)) => return Ok(None),
-            Err(cache::CacheError::Version(_, 1, _)) => {
-                // Written before tables were checked a block at a time: rewritten once.
-                let bytes = cache::read_version_1(path, key, len).map_err(damaged)?;
-                let format = cache::FORMAT_VERSION;
-                if let Err(error) = cache::write(path, key, &bytes) {
-                    if self.verbose {
-                        eprintln!("{error}; the table is used in its old format");
-                    }
-                    return Bits::from_bytes(&bytes)
-                        .map(Some)
-                        .map_err(Unusable::NoMemory);
-                }
-                if self.verbose {
-                    eprintln!("{} rewritten in table format {format}", path.display());
-                }
-                drop(bytes);
-                let file = TableFile::open(path, key, len).map_err(damaged)?;
-                Bits::lazy(file).map_err(Unusable::NoMemory)?
-            }
             Err(error) => return Err(damaged(error)),
         };
         if !self.lazy {
@@ -415,7 +398,7 @@ mod tests {
         let board = |r, c| Board::new(r, c).expect("a board");
         let hint = stronger_tables(board(4, 4), "6-6-3", None).expect("7-8 is stronger");
         assert!(
-            hint.contains("`fifteen tables build --heuristic 7-8`") && hint.contains("3 minutes"),
+            hint.contains("`fifteen tables build --heuristic 7-8`") && hint.contains("2 minutes"),
             "{hint}"
         );
         let hint = stronger_tables(board(5, 5), "manhattan", Some(Path::new("/t")))

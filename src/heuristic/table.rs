@@ -1,8 +1,8 @@
 //! One zero-aware pattern database (Clausecker & Reinefeld 2019): for every placement of a
-//! group's tiles and every cell of the blank, the fewest moves *of the group's tiles* that
+//! group's tiles and every region of the blank, the fewest moves *of the group's tiles* that
 //! bring them home, the other tiles being indistinguishable and free to move at no cost. The
 //! blank's cell matters only through its *region*, the cells it reaches without moving a group
-//! tile, so one value is shared by the whole region.
+//! tile, so the table has one entry per region ([`super::placement`]).
 //!
 //! Such a table is consistent: one move changes its value by exactly one. And every value has
 //! the parity of the group's Manhattan distance. So one bit per entry, bit 1 of the value, is
@@ -17,8 +17,9 @@
 
 use super::bits::Bits;
 use super::grid::Grid;
-use super::placement::{mask, Placements};
+use super::placement::{mask, Layout};
 use crate::board::MAX_CELLS;
+use std::sync::Arc;
 
 /// The table of one group.
 #[derive(Debug)]
@@ -26,7 +27,7 @@ pub struct GroupTable {
     grid: Grid,
     /// The group's pieces, named by their home cell, in slot order.
     homes: Vec<u8>,
-    placements: Placements,
+    layout: Arc<Layout>,
     /// The region of the blank in the goal: value 0 there.
     goal_region: u32,
     goal_occupied: u32,
@@ -37,8 +38,8 @@ pub struct GroupTable {
 impl GroupTable {
     /// Wraps bits built for `homes` on `grid`; `None` if their number is wrong.
     pub fn new(grid: Grid, homes: Vec<u8>, bits: Bits) -> Option<GroupTable> {
-        let placements = Placements::new(grid.board().cells(), homes.len());
-        if bits.len() != Self::bytes(&placements) {
+        let layout = Layout::shared(grid, homes.len()).ok()?;
+        if bits.len() != Self::bytes(&layout) {
             return None;
         }
         let goal_occupied = mask(&homes);
@@ -47,20 +48,20 @@ impl GroupTable {
         Some(GroupTable {
             grid,
             homes,
-            placements,
+            layout,
             goal_region,
             goal_occupied,
             bits,
         })
     }
 
-    /// The number of bytes of a table over `placements`.
-    pub fn bytes(placements: &Placements) -> u64 {
-        placements.entries().div_ceil(8)
+    /// The number of bytes of a table with the entries of `layout`.
+    pub fn bytes(layout: &Layout) -> u64 {
+        layout.entries().div_ceil(8)
     }
 
-    pub fn placements(&self) -> &Placements {
-        &self.placements
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     pub fn homes(&self) -> &[u8] {
@@ -80,7 +81,7 @@ impl GroupTable {
     /// The entry of the group's pieces on `cells` (slot order) with the blank on `blank`.
     #[inline]
     pub fn index(&self, cells: &[u8], blank: u8) -> u64 {
-        self.placements.index_of(cells.iter().copied(), blank)
+        self.layout.index_of(cells, blank)
     }
 
     /// `v mod 4` of the entry, from its bit and the parity of the group's Manhattan distance.
