@@ -32,7 +32,7 @@
 //! others are 0).
 
 use super::grid::Grid;
-use super::placement::{next_set, set_regions, Layout};
+use super::placement::{each_set, Layout};
 use super::table::GroupTable;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -160,18 +160,17 @@ impl Pairs<'_> {
         let grid = layout.grid();
         let mut occupied = allocate(layout.regions(), || 0u32, what)?;
         let mut region = allocate(layout.regions(), || 0u32, what)?;
-        let (sets, mut more) = (layout.sets() as usize, layout.sets() as usize);
-        let mut set = (1u32 << layout.pieces()) - 1;
-        for rank in 0..sets {
+        let (mut rank, mut more) = (0, layout.sets() as usize);
+        each_set(grid, layout.pieces(), |set, regions| {
             // As the layout numbers them: the first region of each set by its rank, the others
             // after those of every set.
-            for (r, cells) in set_regions(grid, set).into_iter().enumerate() {
+            for (r, &cells) in regions.iter().enumerate() {
                 let pair = if r == 0 { rank } else { more };
                 more += usize::from(r > 0);
                 (occupied[pair], region[pair]) = (set, cells);
             }
-            set = next_set(set);
-        }
+            rank += 1;
+        });
         let mut first = Vec::with_capacity(region.len() + 1);
         let mut steps = Vec::new();
         for (&occupied, &region) in occupied.iter().zip(&region) {

@@ -126,8 +126,18 @@ pub fn set_regions(grid: Grid, occupied: u32) -> Vec<u32> {
     regions
 }
 
+/// Calls `visit` with every set of `pieces` cells of `grid`'s board, in colexicographic order
+/// (the order of their ranks), and its regions ([`set_regions`]).
+pub fn each_set(grid: Grid, pieces: usize, mut visit: impl FnMut(u32, &[u32])) {
+    let mut set = (1u32 << pieces) - 1;
+    while set < 1 << grid.board().cells() {
+        visit(set, &set_regions(grid, set));
+        set = next_set(set);
+    }
+}
+
 /// The set after `set` in colexicographic order: the next mask with as many bits (Gosper's).
-pub fn next_set(set: u32) -> u32 {
+fn next_set(set: u32) -> u32 {
     let low = set & set.wrapping_neg();
     let up = set + low;
     up | (((set ^ up) >> 2) / low)
@@ -170,9 +180,7 @@ impl Layout {
         let mut labels: Vec<u8> = Vec::new();
         let mut counts: Vec<u8> = Vec::new();
         let mut first = Vec::new();
-        let mut set = (1u32 << pieces) - 1;
-        while set < 1 << cells {
-            let regions = set_regions(grid, set);
+        each_set(grid, pieces, |set, regions| {
             let mut rest = grid.all() & !set;
             while rest != 0 {
                 let cell = rest & rest.wrapping_neg();
@@ -182,8 +190,7 @@ impl Layout {
             }
             counts.push(regions.len() as u8);
             first.push(regions.first().copied().unwrap_or(0));
-            set = next_set(set);
-        }
+        });
         let most = u32::from(counts.iter().copied().max().unwrap_or(1));
         let label_bits = 32 - (most - 1).leading_zeros();
         if label_bits as usize * free > 64 {
