@@ -318,6 +318,65 @@ fn list_marks_damaged_and_foreign_files_and_names_complete_partitions() {
     );
 }
 
+/// A catalogue given as a list of partitions: its tables built once each (6-6-3 and 5-5-5
+/// share none), listed with the named catalogue it begins, and searched with the answer of
+/// its partitions and its estimate; a list with a partition twice is refused in one line.
+#[test]
+fn catalogues_are_built_listed_and_solved_with() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (status, stdout, stderr) = run(
+        dir.path(),
+        &["tables", "build", "--heuristic", "6-6-3+5-5-5"],
+    );
+    assert_eq!(status, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("4x4 6-6-3+5-5-5 table 1 of 6 (tiles 1,5,6,9,10,13): "),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches(" of 6 (tiles ").count(), 6, "{stdout}");
+    let (status, list, _) = run(dir.path(), &["tables", "list"]);
+    assert_eq!(status, 0);
+    assert!(
+        list.contains("Complete partitions: 4x4 5-5-5, 4x4 6-6-3\n"),
+        "{list}"
+    );
+    assert!(
+        list.contains(
+            "Catalogue 4x4 7-8+6-6-3 (3 of 5 tables): the largest of 2 partitions, 7-8, 6-6-3\n"
+        ),
+        "{list}"
+    );
+    let korf = "a510f9de28476cb3";
+    let solve = |heuristic: &str| {
+        let args = ["solve", "--heuristic", heuristic, "--stats", korf];
+        let (status, stdout, stderr) = run(dir.path(), &args);
+        assert_eq!(status, 0, "{stderr}");
+        assert!(!stderr.contains("building"), "{stderr}");
+        stdout
+    };
+    let solution = |text: &str| {
+        let line = text.lines().find(|l| l.starts_with("Solution in "));
+        line.unwrap_or_default()
+            .split(" (")
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let (alone, both) = (solve("6-6-3"), solve("6-6-3+5-5-5"));
+    assert!(
+        solution(&both).starts_with("Solution in 49+6 moves: "),
+        "{both}"
+    );
+    assert_eq!(solution(&alone), solution(&both));
+    assert!(
+        both.contains("Heuristic 6-6-3+5-5-5 estimates 45 moves (Manhattan 43)"),
+        "{both}"
+    );
+    let (status, _, stderr) = run(dir.path(), &["solve", "--heuristic", "7-8+7-8", korf]);
+    assert_eq!(status, 2);
+    assert_eq!(stderr.trim_end(), "not a catalogue: 7-8 is listed twice");
+}
+
 /// A table of an older format (format 2: one entry per cell of the blank) is listed as such,
 /// named on stderr by the solve that needs it, and rebuilt: the solve's answer and the table
 /// that is then kept are this format's.

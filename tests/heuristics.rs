@@ -4,12 +4,20 @@
 //! against the automaton (bounds by incremental lookups) on the shared corpus: the same
 //! lengths and the same node counts in every bound both searched completely.
 //!
-//! Tables are built inside the tests (a second or two in all): the exact 8-puzzle table, a
-//! weaker 4-4 split of the 8-puzzle, the 3x4 and 4x3 halves and the 4x4 5-5-5 partition.
+//! Catalogues (the largest of several partitions' sums) too: on every 8-puzzle position the
+//! largest of their partitions' estimates, their values kept move by move equal to those from
+//! scratch, and the automaton's catalogue machine (which stops looking at the first lookup that
+//! makes a refused move sad) counting the reference engine's nodes.
+//!
+//! Tables are built inside the tests (a few seconds in all): the exact 8-puzzle table, weaker
+//! splits of the 8-puzzle into two groups of four, the 3x4 and 4x3 halves and the 4x4 5-5-5 and
+//! 6-6-3 partitions, and a second 5-5-5.
 #![forbid(unsafe_code)]
 
 use fifteen::engine::automaton::Automaton;
 use fifteen::engine::reference::ReferenceIda;
+use fifteen::heuristic::catalogue::Catalogue;
+use fifteen::heuristic::maxdb::{self, CatalogueDb};
 use fifteen::heuristic::partition::{mirror_cells, Partition};
 use fifteen::heuristic::pdb::{self, piece_cells, PatternDb, MIRROR};
 use fifteen::heuristic::Heuristic;
@@ -165,23 +173,39 @@ fn values_and_entries_kept_move_by_move_are_those_from_scratch() {
     let mut source = PositionSource::new(11);
     let mut random_direction = directions(0x2545_f491_4f6c_dd1d);
     for (board, db) in cases {
-        for _ in 0..4 {
-            let mut position = source.random_walk(board, 30);
-            let (at, blank) = piece_cells(&position);
-            let (mut values, mut entries) = (db.values(&at, blank), db.entries(&at));
-            for _ in 0..300 {
-                let before = position;
-                let Some(tile) = position.move_blank(random_direction()) else {
-                    continue;
-                };
-                // The tile goes from the blank's new cell to its old one.
-                let the_move = (tile - 1, position.blank() as u8, before.blank() as u8);
-                (values, entries) =
-                    db.step(values, &entries, &pdb::board_pieces(&before), the_move);
-                let (at, blank) = piece_cells(&position);
-                assert_eq!(entries, db.entries(&at), "{board} {position:?}");
-                assert_eq!(values, db.values(&at, blank), "{board} {position:?}");
-            }
+        let scratch = |position: &Position| {
+            let (at, blank) = piece_cells(position);
+            (db.values(&at, blank), db.entries(&at))
+        };
+        let step =
+            |(values, entries): &_, board: &_, the_move| db.step(*values, entries, board, the_move);
+        walks(board, &mut source, &mut random_direction, scratch, step);
+    }
+}
+
+/// Four random walks of 300 moves from positions `source` gives on `board`, each move in turn
+/// of `direction`: at every node, what `step` keeps move by move from the first node's
+/// `scratch` equals `scratch` of the node. `step` takes the state before a move, the pieces
+/// on the board before it, and the move (the piece, from, to).
+fn walks<S: PartialEq + std::fmt::Debug>(
+    board: Board,
+    source: &mut PositionSource,
+    direction: &mut impl FnMut() -> Direction,
+    scratch: impl Fn(&Position) -> S,
+    step: impl Fn(&S, &pdb::Board32, (u8, u8, u8)) -> S,
+) {
+    for _ in 0..4 {
+        let mut position = source.random_walk(board, 30);
+        let mut kept = scratch(&position);
+        for _ in 0..300 {
+            let before = position;
+            let Some(tile) = position.move_blank(direction()) else {
+                continue;
+            };
+            // The tile goes from the blank's new cell to its old one.
+            let the_move = (tile - 1, position.blank() as u8, before.blank() as u8);
+            kept = step(&kept, &pdb::board_pieces(&before), the_move);
+            assert_eq!(kept, scratch(&position), "{board} {position:?}");
         }
     }
 }
@@ -207,25 +231,36 @@ fn corpus(boards: &[&str]) -> Vec<Case> {
         .collect()
 }
 
-/// Both engines with `heuristic` on `start`: the corpus length, and equal node counts in
-/// every completed bound.
+/// Both engines with `heuristic` on `start`, the automaton on one thread and on two: the
+/// corpus length, and equal node counts in every completed bound.
 fn agree(start: &Position, length: usize, heuristic: &Heuristic) {
-    let options = SearchOptions {
+    let options = |threads| SearchOptions {
         heuristic: heuristic.clone(),
+        threads,
+        split_after: 0.0,
         ..SearchOptions::default()
     };
-    let fast = Automaton
-        .solve(start, &options, &mut |_| {})
-        .expect("automaton");
-    let slow = ReferenceIda
-        .solve(start, &options, &mut |_| {})
-        .expect("reference");
-    assert_eq!(fast.length(), Some(length), "{heuristic:?} {start:?}");
-    assert_eq!(slow.length(), Some(length), "{heuristic:?} {start:?}");
-    assert!(fast.solutions.iter().all(|s| s.solves(start)));
+    let fast = Automaton.solve(start, &options(1), &mut |_| {});
+    let slow = ReferenceIda.solve(start, &options(1), &mut |_| {});
+    let split = Automaton.solve(start, &options(2), &mut |_| {});
+    let (fast, slow, split) = (
+        fast.expect("automaton"),
+        slow.expect("reference"),
+        split.expect("two threads"),
+    );
+    for outcome in [&fast, &slow, &split] {
+        assert_eq!(outcome.length(), Some(length), "{heuristic:?} {start:?}");
+        assert!(outcome.solutions.iter().all(|s| s.solves(start)));
+    }
+    let nodes = fast.stats.completed_nodes();
     assert_eq!(
-        fast.stats.completed_nodes(),
+        nodes,
         slow.stats.completed_nodes(),
+        "{heuristic:?} {start:?}"
+    );
+    assert_eq!(
+        nodes,
+        split.stats.completed_nodes(),
         "{heuristic:?} {start:?}"
     );
     // The first bound tried is the heuristic's estimate.
@@ -281,4 +316,147 @@ fn all_solutions_are_the_same_set_with_tables() {
     }
     assert_eq!(sets[0].len(), 40, "Hiroi's 40 optimal solutions");
     assert!(sets.iter().all(|s| *s == sets[0]));
+}
+
+fn catalogue(board: Board, text: &str) -> Catalogue {
+    Catalogue::parse(board, text).expect("a catalogue")
+}
+
+fn built_catalogue(catalogue: &Catalogue) -> Arc<CatalogueDb> {
+    Arc::new(maxdb::build(catalogue).expect("the tables build"))
+}
+
+/// Three weak splits of the 8-puzzle into two groups of four.
+const EIGHT: &str = "1-2-4-5/3-6-7-8+1-2-3-4/5-6-7-8+1-4-5-7/2-3-6-8";
+
+#[test]
+fn every_8_puzzle_position_gets_the_largest_of_its_partitions() {
+    let nine = board(3, 3);
+    let list = catalogue(nine, EIGHT);
+    let db = built_catalogue(&list);
+    let singles: Vec<_> = list
+        .partitions()
+        .iter()
+        .map(|p| pdb::build(p).expect("builds"))
+        .collect();
+    let goal = Position::goal(nine);
+    let mut distance = HashMap::from([(goal, 0u32)]);
+    let mut queue = VecDeque::from([goal]);
+    while let Some(position) = queue.pop_front() {
+        let d = distance[&position];
+        let h = db.estimate_position(&position);
+        let largest = singles.iter().map(|s| s.estimate_position(&position)).max();
+        assert_eq!(Some(h), largest, "{position:?}");
+        assert!(
+            h <= d && (d - h).is_multiple_of(2),
+            "{position:?}: {h} against {d}"
+        );
+        for direction in Direction::ALL {
+            let mut next = position;
+            if next.move_blank(direction).is_some() && !distance.contains_key(&next) {
+                distance.insert(next, d + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    assert_eq!(distance.len(), 181_440);
+    // Somewhere each partition is the largest, and somewhere it is not.
+    let strict = |i: usize| {
+        distance.keys().any(|p| {
+            let e: Vec<u32> = singles.iter().map(|s| s.estimate_position(p)).collect();
+            e.iter().enumerate().all(|(j, &x)| j == i || x < e[i])
+        })
+    };
+    assert!((0..3).all(strict));
+}
+
+/// On random walks a catalogue's values and entries kept move by move are those from scratch,
+/// and the estimate moves by exactly one: on square boards (both frames) and on 3x4.
+#[test]
+fn catalogue_values_kept_move_by_move_are_those_from_scratch() {
+    let cases = [
+        catalogue(board(3, 3), EIGHT),
+        catalogue(board(3, 4), "6-5+1-2-3-4-5-6/7-8-9-10-11"),
+        catalogue(
+            board(4, 4),
+            "5-5-5+6-6-3+1-2-5-6-9/3-4-7-8-12/10-11-13-14-15",
+        ),
+    ];
+    let mut source = PositionSource::new(5);
+    let mut random_direction = directions(0x2545_f491_4f6c_dd1d);
+    for list in &cases {
+        let db = built_catalogue(list);
+        let scratch = |position: &Position| {
+            let (at, blank) = piece_cells(position);
+            (db.values(&at, blank), db.entries(&at))
+        };
+        let step = |(values, entries): &_, board: &_, the_move| {
+            let (after, entries) = db.step(*values, entries, board, the_move);
+            let h = CatalogueDb::estimate(*values);
+            assert_eq!(CatalogueDb::estimate(after).abs_diff(h), 1, "{list}");
+            (after, entries)
+        };
+        walks(
+            list.board(),
+            &mut source,
+            &mut random_direction,
+            scratch,
+            step,
+        );
+    }
+}
+
+#[test]
+fn engines_agree_with_catalogues() {
+    let eight = Heuristic::Catalogue(built_catalogue(&catalogue(board(3, 3), EIGHT)));
+    for case in corpus(&["3x3"]) {
+        agree(&case.position, case.length, &eight);
+    }
+    let halves = catalogue(board(3, 4), "6-5+1-2-3-4-5-6/7-8-9-10-11");
+    let halves = Heuristic::Catalogue(built_catalogue(&halves));
+    for case in corpus(&["3x4"]) {
+        agree(&case.position, case.length, &halves);
+    }
+    // The reference finds every bound from scratch: the corpus's easier 4x4 positions.
+    let fifteen = catalogue(board(4, 4), "5-5-5+6-6-3");
+    let fifteen = Heuristic::Catalogue(built_catalogue(&fifteen));
+    let mut tried = 0;
+    for case in corpus(&["4x4"])
+        .iter()
+        .filter(|c| c.manhattan_nodes < 300_000)
+    {
+        agree(&case.position, case.length, &fifteen);
+        tried += 1;
+    }
+    assert!(tried >= 15);
+}
+
+/// A catalogue needs no more nodes than any of its partitions, and here fewer than each.
+#[test]
+fn a_catalogue_takes_fewer_nodes_than_its_partitions() {
+    let four = board(4, 4);
+    let list = catalogue(four, "5-5-5+6-6-3");
+    let nodes = |heuristic: Heuristic| {
+        let options = SearchOptions {
+            heuristic,
+            ..SearchOptions::default()
+        };
+        corpus(&["4x4"])
+            .iter()
+            .map(|case| {
+                let outcome = Automaton
+                    .solve(&case.position, &options, &mut |_| {})
+                    .expect("solves");
+                assert_eq!(outcome.length(), Some(case.length));
+                outcome.stats.nodes.expect("counted")
+            })
+            .sum::<u64>()
+    };
+    let both = nodes(Heuristic::Catalogue(built_catalogue(&list)));
+    for partition in list.partitions() {
+        let alone = nodes(Heuristic::Tables(Arc::new(
+            pdb::build(partition).expect("builds"),
+        )));
+        assert!(both < alone, "{partition}: {both} against {alone}");
+    }
 }

@@ -34,13 +34,15 @@ use crate::table::{Action, StateKey, Table};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-/// The parameters of one instantiation: `automaton!(rows = R, cols = C)`, and
-/// `tables = true` to also generate the search with pattern databases ([`Variant::Tables`]).
+/// The parameters of one instantiation: `automaton!(rows = R, cols = C)`, `tables = true` to
+/// also generate the search with pattern databases ([`Variant::Tables`]), and `catalogue =
+/// true` to generate it once more over a catalogue's tables ([`Variant::Catalogue`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
     pub rows: usize,
     pub cols: usize,
     pub tables: bool,
+    pub catalogue: bool,
 }
 
 impl syn::parse::Parse for Config {
@@ -49,21 +51,25 @@ impl syn::parse::Parse for Config {
             syn::punctuated::Punctuated::<syn::MetaNameValue, syn::Token![,]>::parse_terminated(
                 input,
             )?;
-        let (mut rows, mut cols, mut tables) = (None, None, false);
+        let (mut rows, mut cols, mut tables, mut catalogue) = (None, None, false, false);
         for pair in &pairs {
             let mut value = &pair.value;
             // A literal passed through `macro_rules!` arrives in an invisible group.
             while let syn::Expr::Group(group) = value {
                 value = &group.expr;
             }
-            if pair.path.is_ident("tables") {
-                tables = match value {
+            if pair.path.is_ident("tables") || pair.path.is_ident("catalogue") {
+                let flag = match value {
                     syn::Expr::Lit(syn::ExprLit {
                         lit: syn::Lit::Bool(flag),
                         ..
                     }) => flag.value,
                     other => return Err(syn::Error::new_spanned(other, "expected true or false")),
                 };
+                match pair.path.is_ident("tables") {
+                    true => tables = flag,
+                    false => catalogue = flag,
+                }
                 continue;
             }
             let value = match value {
@@ -88,7 +94,12 @@ impl syn::parse::Parse for Config {
             }
         }
         match (rows, cols) {
-            (Some(rows), Some(cols)) => Ok(Config { rows, cols, tables }),
+            (Some(rows), Some(cols)) => Ok(Config {
+                rows,
+                cols,
+                tables,
+                catalogue,
+            }),
             _ => Err(input.error("expected `rows = R, cols = C`")),
         }
     }
@@ -97,7 +108,8 @@ impl syn::parse::Parse for Config {
 /// Parses the macro's arguments and expands them.
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let config: Config = syn::parse2(input)?;
-    Ok(emit(&Table::new(config.rows, config.cols), config.tables))
+    let table = Table::new(config.rows, config.cols);
+    Ok(emit(&table, config.tables, config.catalogue))
 }
 
 fn label(key: StateKey) -> Ident {
@@ -123,6 +135,26 @@ pub enum Variant {
     /// pushed (`es`, `ps`), an undo restores them. Walks the pruning machine as
     /// [`Variant::Pruned`] does (the machine with no words refuses nothing).
     Tables,
+    /// [`Variant::Tables`] over a catalogue, the maximum over several partitions: the same
+    /// code with the types of the module `catalogue` in scope (`catalogue::Tables`, ...).
+    Catalogue,
+}
+
+impl Variant {
+    /// Whether the loop looks moves up in tables.
+    fn looks_up(self) -> bool {
+        matches!(self, Variant::Tables | Variant::Catalogue)
+    }
+
+    /// The path of one of the types the loop looks moves up with (`Tables`, `Values`,
+    /// `Changed`, `Entries`, `Before`): in scope, or in the module `catalogue`.
+    fn lookup_type(self, name: &str) -> TokenStream {
+        let name = ident(name);
+        match self {
+            Variant::Catalogue => quote!(catalogue::#name),
+            _ => quote!(#name),
+        }
+    }
 }
 
 /// The code run when state `key` is entered, with its same-cell fallback chain inline.
@@ -136,7 +168,7 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
         // The piece to put back comes from the stack, not from the board: at the root, an
         // undo pops a tailcode and only scribbles on the blank's cell (the piece it names
         // there has not moved), and the tailcodes' entries name no piece (31).
-        Action::Undo { neighbour } if variant == Variant::Tables => quote! {
+        Action::Undo { neighbour } if variant.looks_up() => quote! {
             state = states[sp as usize];
             t = ts[sp as usize];
             m = ms[sp as usize];
@@ -172,21 +204,25 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
             let back = label(fallback);
             let refused = state_code(table, fallback, variant);
             let d = u32::from(key.d);
-            if variant == Variant::Tables {
+            if variant.looks_up() {
                 let neighbour_u8 = neighbour as u8;
                 let vertical = key.d % 2 == 1;
+                let [tables, values, changed] =
+                    ["Tables", "Values", "Changed"].map(|name| variant.lookup_type(name));
                 return quote! {
                     // Outside the machine (no machine the engine builds has such a state): refused.
                     let m_after = prune.get((m + #d) as usize).copied().unwrap_or(u32::MAX);
                     let piece = board[#neighbour];
                     // A refused move: a quota no `t` reaches.
-                    let (del, changed, after): (Quota, Changed, Values) = if m_after == u32::MAX {
-                        (Quota::MAX, Changed::default(), values)
+                    let (del, changed, after): (Quota, #changed, #values) = if m_after == u32::MAX {
+                        (Quota::MAX, #changed::default(), values)
                     } else {
                         nodes = nodes.wrapping_add(1);
                         let the_move = (piece, #neighbour_u8, #cell_u8);
-                        let (after, changed) = db.look::<#vertical>(values, &entries, &board, the_move);
-                        (if Tables::happy(values, after) { 1 } else { SAD }, changed, after)
+                        // (With no sad move left, a catalogue may stop at the first lookup
+                        // that makes the move sad.)
+                        let (after, changed) = db.look::<#vertical>(values, &entries, &board, the_move, t <= SAD);
+                        (if #tables::happy(values, after) { 1 } else { SAD }, changed, after)
                     };
                     if t <= del {
                         if t == del {
@@ -325,7 +361,9 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
         Variant::Plain => &[],
         Variant::Counted => &["nodes"],
         Variant::Pruned => &["nodes", "m", "ms"],
-        Variant::Tables => &["nodes", "m", "ms", "values", "vs", "ps", "entries", "es"],
+        Variant::Tables | Variant::Catalogue => {
+            &["nodes", "m", "ms", "values", "vs", "ps", "entries", "es"]
+        }
     };
     locals.extend(counted.iter().map(|&name| Local::Copy(name)));
     let (name, doc, params) = match variant {
@@ -351,6 +389,14 @@ fn search_loop(table: &Table, variant: Variant) -> TokenStream {
                 #[doc = "a word the machine `prune` forbids."]
             },
             quote! { db: &Tables, prune: &[u32], },
+        ),
+        Variant::Catalogue => (
+            "run_catalogue",
+            quote! {
+                #[doc = "Happy or sad by the maximum over a catalogue's partitions `db`; counts"]
+                #[doc = "nodes; never completes a word the machine `prune` forbids."]
+            },
+            quote! { db: &catalogue::Tables, prune: &[u32], },
         ),
     };
     skeleton::search_loop(Loop {
@@ -389,10 +435,11 @@ fn fields(board: Field, extra: Vec<Field>) -> Vec<Field> {
 }
 
 /// All items of one instantiation; with `tables`, also `TablesMachine`, whose `run_tables`
-/// looks moves up in pattern databases (the types `Tables`, `Values`, `Entries` and `Changed`
-/// must be in scope where the macro is invoked, with `look`, `commit`, `restore` and `happy`
-/// as in `fifteen::heuristic::pdb::PatternDb`).
-pub fn emit(table: &Table, tables: bool) -> TokenStream {
+/// looks moves up in pattern databases (the types `Tables`, `Values`, `Entries`, `Changed` and
+/// `Before` must be in scope where the macro is invoked, with `look`, `commit`, `restore` and
+/// `happy` as in `fifteen::heuristic::pdb::PatternDb`); with `catalogue`, also
+/// `CatalogueMachine`, the same over the types of a module `catalogue` in scope.
+pub fn emit(table: &Table, tables: bool, catalogue: bool) -> TokenStream {
     let shape = table.shape;
     let (rows, cols) = (shape.rows, shape.cols);
     let count = table.states.len();
@@ -437,53 +484,13 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
             vec![],
         ),
     );
-    let tables_machine = if tables {
-        let run_tables = search_loop(table, Variant::Tables);
-        let machine = skeleton::machine(
-            &ident("TablesMachine"),
-            "The automaton with pattern databases: the pass of [`Machine`] plus the lookups' \
-             values, stacked with `t`, and their entries, with the piece each move pushed and \
-             the entries it changed stacked.",
-            &fields(
-                field(
-                    "board",
-                    quote!([u8; 32]),
-                    quote!([0; 32]),
-                    Some("The board, 32 cells long so that a lookup may index it by any cell of a mask."),
-                ),
-                vec![
-                    field("values", quote!(Values), quote!(Values::default()), None),
-                    field("vs", quote!([Values; STACK]), quote!([Values::default(); STACK]), None),
-                    field(
-                        "ps",
-                        quote!([u8; STACK]),
-                        quote!([31; STACK]),
-                        Some("The piece each stacked move pushed (31: none)."),
-                    ),
-                    field(
-                        "es",
-                        quote!([[u64; 2]; STACK]),
-                        quote!([[0; 2]; STACK]),
-                        Some("The lookups' entries each stacked move changed, as they were before it."),
-                    ),
-                    field(
-                        "entries",
-                        quote!(Entries),
-                        quote!(Entries::default()),
-                        Some("The lookups' entries at the node."),
-                    ),
-                ],
-            ),
-        );
-        quote! {
-            #machine
-
-            impl TablesMachine {
-                #run_tables
-            }
-        }
-    } else {
-        quote! {}
+    let tables_machine = match tables {
+        true => lookup_machine(table, Variant::Tables),
+        false => quote! {},
+    };
+    let catalogue_machine = match catalogue {
+        true => lookup_machine(table, Variant::Catalogue),
+        false => quote! {},
     };
     let tail_arms: Vec<TokenStream> = (0..rows)
         .flat_map(|row| (0..cols).map(move |col| (row, col)))
@@ -539,6 +546,78 @@ pub fn emit(table: &Table, tables: bool) -> TokenStream {
         }
 
         #tables_machine
+        #catalogue_machine
+    }
+}
+
+/// `TablesMachine` and its `run_tables` ([`Variant::Tables`]), or `CatalogueMachine` and its
+/// `run_catalogue` ([`Variant::Catalogue`]).
+fn lookup_machine(table: &Table, variant: Variant) -> TokenStream {
+    let (name, run, doc) = match variant {
+        Variant::Catalogue => (
+            "CatalogueMachine",
+            search_loop(table, Variant::Catalogue),
+            "The automaton with a catalogue of pattern databases: as [`TablesMachine`], with \
+             the maximum over several partitions.",
+        ),
+        _ => (
+            "TablesMachine",
+            search_loop(table, Variant::Tables),
+            "The automaton with pattern databases: the pass of [`Machine`] plus the lookups' \
+             values, stacked with `t`, and their entries, with the piece each move pushed and \
+             the entries it changed stacked.",
+        ),
+    };
+    let [values, entries, before] =
+        ["Values", "Entries", "Before"].map(|name| variant.lookup_type(name));
+    let name = ident(name);
+    let machine = skeleton::machine(
+        &name,
+        doc,
+        &fields(
+            field(
+                "board",
+                quote!([u8; 32]),
+                quote!([0; 32]),
+                Some(
+                    "The board, 32 cells long so that a lookup may index it by any cell of a mask.",
+                ),
+            ),
+            vec![
+                field("values", quote!(#values), quote!(#values::default()), None),
+                field(
+                    "vs",
+                    quote!([#values; STACK]),
+                    quote!([#values::default(); STACK]),
+                    None,
+                ),
+                field(
+                    "ps",
+                    quote!([u8; STACK]),
+                    quote!([31; STACK]),
+                    Some("The piece each stacked move pushed (31: none)."),
+                ),
+                field(
+                    "es",
+                    quote!([#before; STACK]),
+                    quote!([<#before>::default(); STACK]),
+                    Some("The lookups' entries each stacked move changed, as they were before it."),
+                ),
+                field(
+                    "entries",
+                    quote!(#entries),
+                    quote!(<#entries>::default()),
+                    Some("The lookups' entries at the node."),
+                ),
+            ],
+        ),
+    );
+    quote! {
+        #machine
+
+        impl #name {
+            #run
+        }
     }
 }
 
@@ -661,7 +740,7 @@ mod tests {
         let code = state_code(&table, StateKey::new(1, 1, 3, 0), Variant::Tables).to_string();
         assert_eq!(code.matches("db . look :: <").count(), 3);
         assert_eq!(
-            code.matches("(values , & entries , & board , the_move)")
+            code.matches("(values , & entries , & board , the_move , t <= SAD)")
                 .count(),
             3
         );
@@ -681,6 +760,32 @@ mod tests {
         let undo = state_code(&table, StateKey::new(1, 1, 0, 0), Variant::Tables).to_string();
         assert!(undo.contains("values = vs [sp as usize]"));
         assert!(undo.contains("db . restore (& mut entries , ps [sp as usize] , es [sp as usize])"));
+    }
+
+    #[test]
+    fn the_catalogue_variant_is_the_tables_loop_over_the_catalogue_types() {
+        let text = expand(quote! { rows = 3, cols = 3, tables = true, catalogue = true })
+            .map(|t| t.to_string())
+            .expect("expands");
+        assert!(text.contains("pub struct TablesMachine"));
+        assert!(text.contains("pub struct CatalogueMachine"));
+        assert!(text.contains(
+            "pub fn run_catalogue (& mut self , db : & catalogue :: Tables , prune : & [u32] , start : State)"
+        ));
+        let table = Table::new(3, 3);
+        let key = StateKey::new(1, 1, 3, 0);
+        let tables = state_code(&table, key, Variant::Tables).to_string();
+        let catalogue = state_code(&table, key, Variant::Catalogue).to_string();
+        // The same moves, looked up with the catalogue's types.
+        assert_eq!(
+            tables
+                .replace("Tables ::", "catalogue :: Tables ::")
+                .replace("Changed", "catalogue :: Changed")
+                .replace("Values", "catalogue :: Values"),
+            catalogue
+        );
+        let plain = expand(quote! { rows = 3, cols = 3, tables = true }).map(|t| t.to_string());
+        assert!(!plain.expect("expands").contains("CatalogueMachine"));
     }
 
     #[test]

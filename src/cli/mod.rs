@@ -165,7 +165,9 @@ impl ThreadArgs {
 #[derive(Debug, Args)]
 pub struct HeuristicArgs {
     /// Lower bound: manhattan (Knuth's), a pattern-database partition (4x4: 5-5-5, 6-6-3,
-    /// 7-8; 3x3: 8; 3x4 and 4x3: 6-5; 5x5: 6-6-6-6), or default: the strongest partition whose
+    /// 7-8; 3x3: 8; 3x4 and 4x3: 6-5; 5x5: 6-6-6-6), a catalogue, the largest of several
+    /// partitions (5x5: small; 4x4: 7-8+6-6-3; or any joined by +, such as 6-6-3+5-5-5), or
+    /// default: the strongest partition whose
     /// tables are cached, else one built on first use (seconds; 5x5: 6-6-6-6, about 1.5
     /// minutes and 0.25 GB of memory to build; one solve holds only the blocks it reads, a
     /// batch all 90 MB).
@@ -213,7 +215,7 @@ pub fn pruning(
         (Some(prune), false) => prune,
         (None, false) => match heuristic {
             Heuristic::Manhattan => Prune::None,
-            Heuristic::Tables(_) => Prune::Fsm,
+            Heuristic::Tables(_) | Heuristic::Catalogue(_) => Prune::Fsm,
         },
     };
     Ok(machine(prune, dir))

@@ -8,7 +8,8 @@
 use super::{out, Failure};
 use crate::board::Board;
 use crate::heuristic::cache::{CacheError, TableFile};
-use crate::heuristic::partition::Partition;
+use crate::heuristic::catalogue::Catalogue;
+use crate::heuristic::partition::{Partition, PartitionError};
 use crate::heuristic::store::{Choice, Source, Store};
 use crate::mtm::store::Origin;
 use crate::mtm::{BoundChoice, Metric};
@@ -37,7 +38,8 @@ pub enum Action {
         /// Board size RxC (default 4x4).
         #[arg(long, value_name = "RxC")]
         size: Option<Board>,
-        /// The partition (e.g. 6-6-3); every preset of the board when omitted. With --metric
+        /// The partition (e.g. 6-6-3) or catalogue (small, 6-6-3+5-5-5); every preset
+        /// partition of the board when omitted. With --metric
         /// mtm: relabel or default (the same table).
         #[arg(long, value_name = "NAME")]
         heuristic: Option<Choice>,
@@ -80,8 +82,12 @@ pub fn run(args: &TablesArgs) -> Result<(), Failure> {
 /// A partition `tables build` cannot make for `board` is refused in one line that says what
 /// to do: the board it belongs to (`6-6-6-6` is a 5x5 partition), else the board's own.
 fn check_partition(board: Board, name: &str, size_given: bool) -> Result<(), Failure> {
-    if Partition::preset(board, name).is_ok() {
-        return Ok(());
+    let error = match Catalogue::parse(board, name) {
+        Ok(_) => return Ok(()),
+        Err(error) => error,
+    };
+    if !matches!(error, PartitionError::Unknown { .. }) || name.contains('+') {
+        return Err(Failure::bad_input(error));
     }
     let boards: Vec<String> = Partition::boards_of(name)
         .iter()
@@ -130,15 +136,17 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
     }
     let (mut lost, mut machine_lost) = (0, false);
     for name in names {
-        let partition = Partition::preset(board, &name).map_err(Failure::bad_input)?;
-        for (g, tiles) in partition.groups().iter().enumerate() {
-            let (table, source) = store.table(&partition, g).map_err(Failure::BadInput)?;
+        let catalogue = Catalogue::parse(board, &name).map_err(Failure::bad_input)?;
+        let groups = catalogue.groups();
+        for (g, tiles) in groups.iter().enumerate() {
+            let label = format!("{catalogue} table {} of {}", g + 1, groups.len());
+            let (table, source) = store
+                .group_table(board, tiles, &label)
+                .map_err(Failure::BadInput)?;
             let entries = table.layout().entries();
             let megabytes = table.bits().len() as f64 / 1e6;
             let what = format!(
-                "{partition} table {} of {} (tiles {}): {entries} entries, {megabytes:.1} MB",
-                g + 1,
-                partition.groups().len(),
+                "{label} (tiles {}): {entries} entries, {megabytes:.1} MB",
                 tiles
                     .iter()
                     .map(u8::to_string)
@@ -310,7 +318,7 @@ fn list(store: &Store) -> Result<(), Failure> {
     for path in &files {
         let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
         let size = format!("{:>10.1} MB", bytes as f64 / 1e6);
-        let table = known.iter().find(|(file, ..)| file == path);
+        let table = store.table_of_file(path);
         // A duplicate-pruning machine (STM, or MTM jumps on one board): listed, not counted
         // among the tables.
         let machine = if *path == prune::cache::path(dir, prune::DEPTH, prune::Spelling::STM) {
@@ -360,8 +368,8 @@ fn list(store: &Store) -> Result<(), Failure> {
             lines.push(format!("{size}  {}  {what}", path.display()));
             continue;
         }
-        let status = match table {
-            Some((_, key, len, _)) => match TableFile::open(path, key, *len) {
+        let status = match &table {
+            Some((key, len)) => match TableFile::open(path, key, *len) {
                 Err(CacheError::Older(_, format)) => Err((
                     false,
                     format!("OLD: {key}, table format {format}, rebuilt when next used"),
@@ -427,6 +435,29 @@ fn list(store: &Store) -> Result<(), Failure> {
     writeln!(out, "Complete partitions: {}", or_none(&complete))?;
     if !partial.is_empty() {
         writeln!(out, "Incomplete: {}", partial.join(", "))?;
+    }
+    // The named catalogues begun: their partitions, and their tables present.
+    for catalogue in Catalogue::all() {
+        let board = catalogue.board();
+        let groups = catalogue.groups();
+        let have = groups
+            .iter()
+            .filter(|tiles| good.contains(&store.path(board, tiles)))
+            .count();
+        if have == 0 {
+            continue;
+        }
+        let partitions: Vec<&str> = catalogue.partitions().iter().map(|p| p.name()).collect();
+        let state = match have == groups.len() {
+            true => "complete".to_string(),
+            false => format!("{have} of {} tables", groups.len()),
+        };
+        writeln!(
+            out,
+            "Catalogue {catalogue} ({state}): the largest of {} partitions, {}",
+            partitions.len(),
+            partitions.join(", ")
+        )?;
     }
     Ok(())
 }

@@ -22,6 +22,7 @@
 use super::parallel::{self, Found, Subtree};
 use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
 use crate::board::{Board, Direction};
+use crate::heuristic::maxdb::CatalogueDb;
 use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
@@ -200,8 +201,14 @@ macro_rules! instantiate {
         $(
             /// Knuth's automaton, generated for one board size, with pattern databases too.
             pub mod $tmodule {
-                use crate::heuristic::pdb::{Changed, Entries, PatternDb as Tables, Values};
-                fifteen_macros::automaton!(rows = $trows, cols = $tcols, tables = true);
+                use crate::heuristic::maxdb as catalogue;
+                use crate::heuristic::pdb::{Before, Changed, Entries, PatternDb as Tables, Values};
+                fifteen_macros::automaton!(
+                    rows = $trows,
+                    cols = $tcols,
+                    tables = true,
+                    catalogue = true
+                );
             }
 
             generated!($tmodule, TablesMachine, PatternDb, |machine, db, start, known| {
@@ -211,6 +218,14 @@ macro_rules! instantiate {
                 // The root's tailcodes resume with the root's values.
                 machine.vs.fill(machine.values);
             }, |machine, db, prune, _count, state| machine.run_tables(db, prune.table(), state));
+
+            generated!($tmodule, CatalogueMachine, CatalogueDb, |machine, db, start, _known| {
+                // (The parallel search's subtrees carry no catalogue's values: found here.)
+                let (at, blank) = piece_cells(start);
+                machine.entries = db.entries(&at);
+                machine.values = db.values(&at, blank);
+                machine.vs.fill(machine.values);
+            }, |machine, db, prune, _count, state| machine.run_catalogue(db, prune.table(), state));
         )*
         $(
             generated!($module, Machine, (), |_machine, _db, _start, _known| {}, |machine, _db, prune, count, state| {
@@ -247,6 +262,12 @@ macro_rules! instantiate {
                     }
                     drive::<$tmodule::TablesMachine>(db, start, options, progress)
                 })*
+                $((Heuristic::Catalogue(db), $trows, $tcols) => {
+                    if db.catalogue().board() != board {
+                        return Err(unsupported());
+                    }
+                    drive::<$tmodule::CatalogueMachine>(db, start, options, progress)
+                })*
                 _ => Err(unsupported()),
             }
         }
@@ -275,6 +296,13 @@ macro_rules! instantiate {
                         return Err(unsupported());
                     }
                     let split = Split::<$tmodule::TablesMachine> { context: db, prune, count: true };
+                    Ok(visit.visit(&split))
+                })*
+                $((Heuristic::Catalogue(db), $trows, $tcols) => {
+                    if db.catalogue().board() != board {
+                        return Err(unsupported());
+                    }
+                    let split = Split::<$tmodule::CatalogueMachine> { context: db, prune, count: true };
                     Ok(visit.visit(&split))
                 })*
                 _ => Err(unsupported()),

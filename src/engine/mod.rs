@@ -287,7 +287,7 @@ impl SearchOptions {
     /// search it on several threads, or to tell its progress (where the engine counts nodes
     /// anyway: a plain search, which does not, stays as fast as it is).
     pub fn split(&self, previous: f64) -> bool {
-        let counted = self.count_nodes || self.heuristic.tables().is_some();
+        let counted = self.count_nodes || self.heuristic.has_tables();
         let told = self
             .live
             .as_ref()

@@ -131,6 +131,12 @@ impl<E: Splittable> Walk<'_, E> {
                     let (values, entries) = db.step(node.values, entries, &board, the_move);
                     (PatternDb::happy(node.values, values), values, entries)
                 }
+                // A catalogue's machine finds its values at each subtree's root.
+                None if self.heuristic.has_tables() => (
+                    self.heuristic.estimate(&after) < self.heuristic.estimate(&node.root),
+                    Values::default(),
+                    *entries,
+                ),
                 None => (
                     node.root.board().is_happy(piece, from, to),
                     Values::default(),

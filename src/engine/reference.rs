@@ -17,7 +17,7 @@
 use super::parallel::{self, Found, Subtree};
 use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
 use crate::board::{Board, Direction, MAX_CELLS};
-use crate::heuristic::pdb::PatternDb;
+use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune;
 use std::time::Instant;
@@ -69,7 +69,7 @@ impl Engine for ReferenceIda {
                 stats: SearchStats::from_bounds(bounds),
             });
         }
-        let tables = options.heuristic.tables();
+        let tables = &options.heuristic;
         let machine = &options.prune;
         let split = Split {
             order,
@@ -123,7 +123,7 @@ impl Engine for ReferenceIda {
 /// Hands `visit` the reference engine in KORF0's order as the parallel search sees it, for one
 /// bound's cut or one subtree of it (the shard commands).
 pub fn visit_split<V: parallel::Visit>(
-    tables: Option<&PatternDb>,
+    tables: &Heuristic,
     machine: &prune::Machine,
     visit: V,
 ) -> V::Output {
@@ -138,7 +138,7 @@ pub fn visit_split<V: parallel::Visit>(
 /// recursion, started at its root.
 struct Split<'a> {
     order: [Direction; 4],
-    tables: Option<&'a PatternDb>,
+    tables: &'a Heuristic,
     machine: &'a prune::Machine,
 }
 
@@ -173,8 +173,8 @@ struct Search<'a> {
     board: Board,
     order: [Direction; 4],
     all: bool,
-    /// The pattern databases, or `None` for Manhattan.
-    tables: Option<&'a PatternDb>,
+    /// The heuristic: Manhattan (found here move by move) or tables (from scratch).
+    tables: &'a Heuristic,
     /// The duplicate-pruning machine: a move completing a forbidden word is not generated.
     machine: &'a prune::Machine,
     /// `next[cell][d]`: the cell next to `cell` in direction `d`.
@@ -194,7 +194,7 @@ impl<'a> Search<'a> {
         start: &Position,
         order: [Direction; 4],
         all: bool,
-        tables: Option<&'a PatternDb>,
+        tables: &'a Heuristic,
         machine: &'a prune::Machine,
     ) -> Search<'a> {
         let board = start.board();
@@ -247,9 +247,7 @@ impl<'a> Search<'a> {
         state: u32,
     ) -> bool {
         let cells = self.board.cells();
-        let here = self
-            .tables
-            .map(|db| db.estimate_tiles(&self.tiles[..cells]));
+        let here = self.tables.table_estimate(&self.tiles[..cells]);
         for d in self.order {
             if came.map(Direction::reverse) == Some(d) {
                 continue; // never undo the previous move
@@ -262,18 +260,19 @@ impl<'a> Search<'a> {
             };
             self.nodes += 1;
             let tile = self.tiles[from];
-            let is_happy = match (self.tables, here) {
-                (Some(db), Some(before)) => {
+            let is_happy = match here {
+                Some(before) => {
                     // The bound of the child, from scratch.
                     self.tiles[blank] = tile;
                     self.tiles[from] = 0;
-                    let after = db.estimate_tiles(&self.tiles[..cells]);
+                    let after = self.tables.table_estimate(&self.tiles[..cells]);
                     self.tiles[from] = tile;
                     self.tiles[blank] = 0;
+                    let after = after.unwrap_or(before + 1);
                     debug_assert_eq!(after.abs_diff(before), 1, "a consistent heuristic");
                     after < before
                 }
-                _ => self.distance[tile as usize][blank] < self.distance[tile as usize][from],
+                None => self.distance[tile as usize][blank] < self.distance[tile as usize][from],
             };
             let (happy_left, sad_left) = match (is_happy, happy, sad) {
                 (true, 1.., _) => (happy - 1, sad),

@@ -26,7 +26,7 @@ fn visit<V: Visit>(
 ) -> Result<V::Output, EngineError> {
     match kind {
         EngineKind::Automaton => automaton::visit_split(heuristic, machine, board, visit),
-        EngineKind::Ida => Ok(reference::visit_split(heuristic.tables(), machine, visit)),
+        EngineKind::Ida => Ok(reference::visit_split(heuristic, machine, visit)),
         EngineKind::Bfs => Err(EngineError::Limit(
             "the bfs engine searches no bounds to cut: shard takes --engine automaton or ida"
                 .into(),

@@ -11,14 +11,18 @@
 //! - [`table`]: one group's table (one bit an entry) and its exact values by descent, its
 //!   bits read from the file a block at a time ([`bits`]);
 //! - [`build`]: the breadth-first search that builds a table;
-//! - [`partition`]: which tiles share a table (the presets);
+//! - [`partition`]: which tiles share a table (the presets); [`catalogue`]: several partitions
+//!   at once;
 //! - [`pdb`]: the tables of a partition, looked up on the position and its reflection;
+//!   [`maxdb`]: those of a catalogue, the largest of its partitions' sums;
 //! - [`cache`]: table files on disk; [`store`]: choosing, loading, building and caching.
 
 pub mod bits;
 pub mod build;
 pub mod cache;
+pub mod catalogue;
 pub mod grid;
+pub mod maxdb;
 pub mod partition;
 pub mod pdb;
 pub mod placement;
@@ -26,6 +30,7 @@ pub mod store;
 pub mod table;
 
 use crate::position::Position;
+use maxdb::CatalogueDb;
 use pdb::PatternDb;
 use std::fmt;
 use std::sync::Arc;
@@ -38,42 +43,67 @@ pub enum Heuristic {
     Manhattan,
     /// Additive pattern databases.
     Tables(Arc<PatternDb>),
+    /// The largest of the sums of several partitions' pattern databases.
+    Catalogue(Arc<CatalogueDb>),
 }
 
 impl Heuristic {
-    /// The name users pick it by: `manhattan`, or the partition's (`6-6-3`).
+    /// The name users pick it by: `manhattan`, the partition's (`6-6-3`) or the catalogue's.
     pub fn name(&self) -> String {
         match self {
             Heuristic::Manhattan => "manhattan".to_string(),
             Heuristic::Tables(db) => db.partition().name().to_string(),
+            Heuristic::Catalogue(db) => db.catalogue().name().to_string(),
         }
     }
 
-    /// The checksum of each table it reads (none for Manhattan), in the partition's order.
+    /// The checksum of each table it reads (none for Manhattan), in the partition's order (a
+    /// catalogue's: in the order of its distinct groups).
     pub fn checksums(&self) -> Vec<u32> {
-        self.tables().map_or(Vec::new(), PatternDb::checksums)
+        match self {
+            Heuristic::Manhattan => Vec::new(),
+            Heuristic::Tables(db) => db.checksums(),
+            Heuristic::Catalogue(db) => db.checksums(),
+        }
     }
 
     /// The estimate of `position`, from scratch.
     pub fn estimate(&self, position: &Position) -> u32 {
+        self.table_estimate(position.tiles())
+            .unwrap_or_else(|| position.manhattan() as u32)
+    }
+
+    /// The estimate of the tiles `tiles` (row by row, Knuth's numbering) from the tables,
+    /// from scratch; `None` for Manhattan.
+    pub fn table_estimate(&self, tiles: &[u8]) -> Option<u32> {
         match self {
-            Heuristic::Manhattan => position.manhattan() as u32,
-            Heuristic::Tables(db) => db.estimate_position(position),
+            Heuristic::Manhattan => None,
+            Heuristic::Tables(db) => Some(db.estimate_tiles(tiles)),
+            Heuristic::Catalogue(db) => Some(db.estimate_tiles(tiles)),
         }
+    }
+
+    /// Whether it reads tables (a partition's or a catalogue's).
+    pub fn has_tables(&self) -> bool {
+        !matches!(self, Heuristic::Manhattan)
     }
 
     /// The first damage found in a table's file since it was opened (a block that failed its
     /// checksum when a search first looked at it), in one line naming the file. Engines ask
     /// before they report each bound: a search with a damaged table has no answer.
     pub fn damage(&self) -> Option<String> {
-        self.tables().and_then(PatternDb::damage)
-    }
-
-    /// The tables, if any.
-    pub fn tables(&self) -> Option<&PatternDb> {
         match self {
             Heuristic::Manhattan => None,
+            Heuristic::Tables(db) => db.damage(),
+            Heuristic::Catalogue(db) => db.damage(),
+        }
+    }
+
+    /// The tables of one partition, if that is what it reads.
+    pub fn tables(&self) -> Option<&PatternDb> {
+        match self {
             Heuristic::Tables(db) => Some(db),
+            _ => None,
         }
     }
 }
@@ -84,6 +114,9 @@ impl PartialEq for Heuristic {
             (Heuristic::Manhattan, Heuristic::Manhattan) => true,
             (Heuristic::Tables(a), Heuristic::Tables(b)) => {
                 Arc::ptr_eq(a, b) || a.partition() == b.partition()
+            }
+            (Heuristic::Catalogue(a), Heuristic::Catalogue(b)) => {
+                Arc::ptr_eq(a, b) || a.catalogue() == b.catalogue()
             }
             _ => false,
         }
@@ -97,6 +130,7 @@ impl fmt::Debug for Heuristic {
         match self {
             Heuristic::Manhattan => f.write_str("Manhattan"),
             Heuristic::Tables(db) => write!(f, "Tables({})", db.partition()),
+            Heuristic::Catalogue(db) => write!(f, "Catalogue({})", db.catalogue()),
         }
     }
 }

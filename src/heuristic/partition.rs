@@ -67,10 +67,13 @@ pub enum PartitionError {
     Unknown { name: String, board: Board },
     #[error("the groups must cover tiles 1 to {last} once each: {problem}")]
     NotAPartition { last: usize, problem: String },
+    #[error("not a catalogue: {problem}")]
+    NotACatalogue { problem: String },
 }
 
 fn known(board: Board) -> String {
-    let names = Partition::names(board);
+    let mut names = Partition::names(board);
+    names.extend(super::catalogue::Catalogue::names(board));
     if names.is_empty() {
         "this board has only --heuristic manhattan".to_string()
     } else {

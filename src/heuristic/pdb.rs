@@ -56,7 +56,7 @@
 use super::bits::Bits;
 use super::grid::Grid;
 use super::partition::{mirror_cells, Partition, MAX_GROUPS};
-use super::placement::mask;
+use super::placement::{mask, Layout};
 use super::table::GroupTable;
 use crate::board::MAX_CELLS;
 use crate::position::Position;
@@ -82,6 +82,9 @@ pub const LOOKUPS: usize = 2 * MAX_GROUPS;
 /// ([`PatternDb::commit`], [`PatternDb::restore`]).
 pub type Entries = [u64; LOOKUPS];
 
+/// The entries a move changed, as they were before it ([`PatternDb::commit`]): one a half.
+pub type Before = [u64; 2];
+
 /// What a move changes ([`PatternDb::look`]): the entries of the lookups it changes, after it,
 /// and their indices (in the order of the moved piece's lookups: one on the position, one on
 /// its reflection).
@@ -93,18 +96,18 @@ pub struct Changed {
 
 /// One lookup: a table, and which pieces stand for its slots.
 #[derive(Clone, Debug)]
-struct Lookup {
-    table: usize,
+pub(super) struct Lookup {
+    pub(super) table: usize,
     /// The piece of the position whose cell gives each slot's cell (on the reflection: the
     /// piece that the reflection turns into the slot's piece).
-    sources: Vec<u8>,
+    pub(super) sources: Vec<u8>,
     /// The cell of the lookup's entry for each cell of the position (its *frame*): the
     /// reflection's, or the identity (32 long, so that any cell of a `u32` mask indexes it),
     /// and back.
-    map: [u8; 32],
+    pub(super) map: [u8; 32],
     unmap: [u8; 32],
     /// Byte of this lookup in [`Values`].
-    byte: usize,
+    pub(super) byte: usize,
     /// Each piece's slot in the lookup plus one (0 for a piece of another group), and that
     /// slot's weight in the order's rank (0 for another group's).
     after: [u8; 32],
@@ -122,16 +125,87 @@ type Move = (u8, u8, bool);
 /// lookup's number (its entry in [`Entries`]) and table, its value's word and shift in
 /// [`Values`], and the piece's slot and that slot's weight.
 #[derive(Clone, Copy, Debug, Default)]
-struct Probe {
-    lookup: u8,
-    table: u8,
-    word: u8,
-    shift: u8,
-    slot: u8,
-    weight: u64,
+pub(super) struct Probe {
+    pub(super) lookup: u8,
+    pub(super) table: u8,
+    pub(super) word: u8,
+    pub(super) shift: u8,
+    pub(super) slot: u8,
+    pub(super) weight: u64,
 }
 
 impl Lookup {
+    /// The lookup of `table` (whose layout is `layout`) with `sources[slot]` standing for each
+    /// slot, in the frame of cells `map`, its value at byte `byte` of [`Values`].
+    pub(super) fn new(
+        table: usize,
+        layout: &Layout,
+        sources: Vec<u8>,
+        map: [u8; 32],
+        byte: usize,
+    ) -> Lookup {
+        let (mut unmap, mut after, mut weight) = ([0; 32], [0; 32], [0; 32]);
+        for (cell, &image) in map.iter().enumerate() {
+            unmap[usize::from(image & 31)] = cell as u8;
+        }
+        for (slot, &piece) in sources.iter().enumerate() {
+            let piece = usize::from(piece & 31);
+            (after[piece], weight[piece]) = (slot as u8 + 1, layout.weight(slot));
+        }
+        Lookup {
+            table,
+            sources,
+            map,
+            unmap,
+            byte,
+            after,
+            weight,
+        }
+    }
+
+    /// The cells of the lookup's slots and blank (in its frame), with `at[piece]` the cell of
+    /// each piece and `blank` the blank's.
+    #[inline]
+    pub(super) fn cells(&self, at: &[u8], blank: u8, cells: &mut [u8]) -> u8 {
+        let map = |cell: u8| self.map[usize::from(cell & 31)];
+        for (slot, &source) in cells.iter_mut().zip(&self.sources) {
+            *slot = map(at[usize::from(source)]);
+        }
+        map(blank)
+    }
+
+    /// The lookup's entry (order and occupied cells) in its table `table`, with `at[piece]`
+    /// the cell of each piece.
+    pub(super) fn entry(&self, table: &GroupTable, at: &[u8]) -> u64 {
+        let mut cells = [0u8; MAX_CELLS];
+        let cells = &mut cells[..self.sources.len().min(MAX_CELLS)];
+        self.cells(at, 0, cells);
+        table.layout().order(cells) << 32 | u64::from(mask(cells))
+    }
+
+    /// The lookup's exact value, by descent in its table `table`, with `at[piece]` the cell of
+    /// each piece and `blank` the blank's.
+    pub(super) fn value(&self, table: &GroupTable, at: &[u8], blank: u8) -> u32 {
+        let mut cells = [0u8; MAX_CELLS];
+        let cells = &mut cells[..self.sources.len().min(MAX_CELLS)];
+        let blank = self.cells(at, blank, cells);
+        table.value(cells, blank)
+    }
+
+    /// The probe of this lookup (number `number` in [`Entries`]) for a move of `piece`, if the
+    /// piece is one of its slots.
+    pub(super) fn probe(&self, number: usize, piece: usize) -> Option<Probe> {
+        let slot = usize::from(self.after[piece & 31]).checked_sub(1)?;
+        Some(Probe {
+            lookup: number as u8,
+            table: self.table as u8,
+            word: (self.byte / 8) as u8,
+            shift: (8 * (self.byte % 8)) as u8,
+            slot: slot as u8,
+            weight: self.weight[piece & 31],
+        })
+    }
+
     /// The entry (rank, occupied cells) after the group's piece `piece` moves from `from` to
     /// the blank at `to` (cells of the position), from the entry before; `board[cell]` is the
     /// piece on each cell other than the blank's.
@@ -143,7 +217,13 @@ impl Lookup {
     /// the other way round. A move along a row of the frame passes no cell, and leaves the
     /// order as it is; one along a column passes `cols - 1` (at most [`PASSED`]).
     #[inline(always)]
-    fn next_entry(&self, probe: &Probe, entry: u64, board: &Board32, the_move: Move) -> u64 {
+    pub(super) fn next_entry(
+        &self,
+        probe: &Probe,
+        entry: u64,
+        board: &Board32,
+        the_move: Move,
+    ) -> u64 {
         let (from, to, column) = the_move;
         let (s, w) = (probe.slot, probe.weight);
         let (a, b) = (
@@ -191,35 +271,17 @@ impl PatternDb {
         let mut probes = [[Probe::default(); 2]; 32];
         let mut probed = [0u8; 32];
         let mut add = |table: usize, sources: Vec<u8>, map: [u8; 32], byte: usize| {
-            let layout = tables[table].layout();
-            let mut lookup = Lookup {
-                table,
-                sources: sources.clone(),
-                map,
-                unmap: [0; 32],
-                byte,
-                after: [0; 32],
-                weight: [0; 32],
-            };
-            for (cell, &image) in map.iter().enumerate() {
-                lookup.unmap[usize::from(image & 31)] = cell as u8;
-            }
-            for (slot, &piece) in sources.iter().enumerate() {
-                let piece = usize::from(piece & 31);
-                let weight = layout.weight(slot);
-                (lookup.after[piece], lookup.weight[piece]) = (slot as u8 + 1, weight);
+            let lookup = Lookup::new(table, tables[table].layout(), sources, map, byte);
+            for piece in 0..32 {
                 // Groups are disjoint: a piece is in one lookup of each half.
-                if let Some(probe) = probes[piece].get_mut(usize::from(probed[piece])) {
-                    *probe = Probe {
-                        lookup: lookups.len() as u8,
-                        table: table as u8,
-                        word: (byte / 8) as u8,
-                        shift: (8 * (byte % 8)) as u8,
-                        slot: slot as u8,
-                        weight,
-                    };
-                    probed[piece] += 1;
-                }
+                let (Some(probe), Some(slot)) = (
+                    lookup.probe(lookups.len(), piece),
+                    probes[piece].get_mut(usize::from(probed[piece])),
+                ) else {
+                    continue;
+                };
+                *slot = probe;
+                probed[piece] += 1;
             }
             lookups.push(lookup);
         };
@@ -277,42 +339,20 @@ impl PatternDb {
             .try_for_each(|table| table.bits().load_all())
     }
 
-    /// The cells and blank of one lookup, with `at[piece]` the cell of each piece.
-    #[inline]
-    fn entry(&self, lookup: &Lookup, at: &[u8], blank: u8, cells: &mut [u8]) -> u8 {
-        let map = |cell: u8| lookup.map[usize::from(cell & 31)];
-        for (slot, &source) in cells.iter_mut().zip(&lookup.sources) {
-            *slot = map(at[usize::from(source)]);
-        }
-        map(blank)
-    }
-
     /// Every lookup's exact value, from scratch (by descent in each table); `at[piece]` is the
     /// cell of each piece (named by its home cell), `blank` the blank's cell.
     pub fn values(&self, at: &[u8], blank: u8) -> Values {
-        let mut cells = [0u8; MAX_CELLS];
         let mut values = Values::default();
         for lookup in &self.lookups {
-            let table = &self.tables[lookup.table];
-            let cells = &mut cells[..lookup.sources.len()];
-            let blank = self.entry(lookup, at, blank, cells);
-            let value = u64::from(table.value(cells, blank).min(255) as u8);
-            values[lookup.byte / 8] |= value << (8 * (lookup.byte % 8));
+            let value = lookup.value(&self.tables[lookup.table], at, blank);
+            values[lookup.byte / 8] |= u64::from(value.min(255)) << (8 * (lookup.byte % 8));
         }
         values
     }
 
     /// Every lookup's entry, from scratch; `at[piece]` is the cell of each piece.
     pub fn entries(&self, at: &[u8]) -> Entries {
-        let mut cells = [0u8; MAX_CELLS];
-        let mut entries = Entries::default();
-        for (lookup, entry) in self.lookups.iter().zip(&mut entries) {
-            let cells = &mut cells[..lookup.sources.len()];
-            self.entry(lookup, at, 0, cells);
-            let rank = self.tables[lookup.table].layout().order(cells);
-            *entry = rank << 32 | u64::from(mask(cells));
-        }
-        entries
+        entries_of(&self.lookups, &self.tables, at)
     }
 
     /// The estimate from the lookups' values: the larger of the two sums.
@@ -350,8 +390,8 @@ impl PatternDb {
         (piece, from, to): (u8, u8, u8),
     ) -> (Values, Entries) {
         let (after, changed) = match from.abs_diff(to) > 1 {
-            true => self.look::<true>(values, entries, board, (piece, from, to)),
-            false => self.look::<false>(values, entries, board, (piece, from, to)),
+            true => self.look::<true>(values, entries, board, (piece, from, to), false),
+            false => self.look::<false>(values, entries, board, (piece, from, to), false),
         };
         let mut entries = *entries;
         self.commit(&mut entries, piece, &changed);
@@ -414,6 +454,7 @@ impl PatternDb {
         entries: &Entries,
         board: &Board32,
         (piece, from, to): (u8, u8, u8),
+        _sad_refused: bool,
     ) -> (Values, Changed) {
         let found = (entries, board);
         let piece = usize::from(piece & 31);
@@ -454,7 +495,7 @@ impl PatternDb {
     /// Makes the move of `piece` that `changed` was looked up for in `entries`; returns the
     /// entries it changes as they were, for [`PatternDb::restore`].
     #[inline]
-    pub fn commit(&self, entries: &mut Entries, piece: u8, changed: &Changed) -> [u64; 2] {
+    pub fn commit(&self, entries: &mut Entries, piece: u8, changed: &Changed) -> Before {
         let mut before = [0; 2];
         let probes = self.probes(piece).iter();
         for ((probe, &after), old) in probes.zip(&changed.entries).zip(&mut before) {
@@ -468,7 +509,7 @@ impl PatternDb {
     /// Takes back the move of `piece` whose [`PatternDb::commit`] returned `before` (a piece
     /// of no group, such as 31, changes nothing).
     #[inline]
-    pub fn restore(&self, entries: &mut Entries, piece: u8, before: [u64; 2]) {
+    pub fn restore(&self, entries: &mut Entries, piece: u8, before: Before) {
         for (probe, &old) in self.probes(piece).iter().zip(&before) {
             if let Some(entry) = entries.get_mut(usize::from(probe.lookup)) {
                 *entry = old;
@@ -477,9 +518,23 @@ impl PatternDb {
     }
 }
 
+/// The entry of each of `lookups` (of `tables`), from scratch; `at[piece]` is the cell of each
+/// piece.
+pub(super) fn entries_of<const N: usize>(
+    lookups: &[Lookup],
+    tables: &[GroupTable],
+    at: &[u8],
+) -> [u64; N] {
+    let mut entries = [0; N];
+    for (lookup, entry) in lookups.iter().zip(&mut entries) {
+        *entry = lookup.entry(&tables[lookup.table], at);
+    }
+    entries
+}
+
 /// The cell map of a lookup: `reflection`'s, or the identity; cells past the board map to
 /// themselves.
-fn cell_map(reflection: Option<&[u8]>) -> [u8; 32] {
+pub(super) fn cell_map(reflection: Option<&[u8]>) -> [u8; 32] {
     let mut map = [0u8; 32];
     for (cell, m) in map.iter_mut().enumerate() {
         *m = reflection
@@ -505,7 +560,7 @@ pub fn board_pieces(position: &Position) -> Board32 {
     board
 }
 
-fn tile_cells(tiles: &[u8]) -> ([u8; MAX_CELLS], u8) {
+pub(super) fn tile_cells(tiles: &[u8]) -> ([u8; MAX_CELLS], u8) {
     let mut at = [0u8; MAX_CELLS];
     let mut blank = 0;
     for (cell, &tile) in tiles.iter().enumerate() {
@@ -520,18 +575,28 @@ fn tile_cells(tiles: &[u8]) -> ([u8; MAX_CELLS], u8) {
 
 /// Builds every table of `partition` in memory (with progress bars on a terminal).
 pub fn build(partition: &Partition) -> Result<PatternDb, String> {
-    let grid = Grid::new(partition.board());
     let groups = partition.groups();
     let tables = groups
         .iter()
         .enumerate()
         .map(|(g, tiles)| {
-            let homes: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
             let label = format!("{partition} table {} of {}", g + 1, groups.len());
-            let (bytes, _) = super::build::build(grid, &homes, &label)?;
-            GroupTable::new(grid, homes, Bits::from_bytes(&bytes)?)
-                .ok_or_else(|| format!("{label}: wrong table size"))
+            build_group(partition.board(), tiles, &label)
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(PatternDb::new(partition.clone(), tables))
+}
+
+/// Builds the table of the group `tiles` on `board` in memory (called `label` on the progress
+/// bar).
+pub fn build_group(
+    board: crate::board::Board,
+    tiles: &[u8],
+    label: &str,
+) -> Result<GroupTable, String> {
+    let grid = Grid::new(board);
+    let homes: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
+    let (bytes, _) = super::build::build(grid, &homes, label)?;
+    GroupTable::new(grid, homes, Bits::from_bytes(&bytes)?)
+        .ok_or_else(|| format!("{label}: wrong table size"))
 }

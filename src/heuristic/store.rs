@@ -14,7 +14,9 @@
 use super::bits::Bits;
 use super::build::BuildReport;
 use super::cache::{self, TableFile};
+use super::catalogue::Catalogue;
 use super::grid::Grid;
+use super::maxdb::CatalogueDb;
 use super::partition::Partition;
 use super::pdb::PatternDb;
 use super::placement::Layout;
@@ -90,7 +92,9 @@ pub fn stronger_tables(board: Board, heuristic: &str, dir: Option<&Path>) -> Opt
     if let Some(dir) = dir {
         size += &format!(" --tables {}", dir.display());
     }
-    (heuristic != strongest).then(|| {
+    // A catalogue (or a partition of the user's) is the user's choice of something stronger.
+    let weaker = heuristic == "manhattan" || Partition::names(board).contains(&heuristic);
+    (weaker && heuristic != strongest).then(|| {
         format!(
             "(this search with {heuristic} is taking a while: `fifteen tables build{size} \
              --heuristic {strongest}` builds the strongest tables for {board}, {cost}; with \
@@ -149,9 +153,23 @@ impl Store {
                 None => return Ok(Heuristic::Manhattan),
             },
         };
-        let partition = Partition::preset(board, &name).map_err(|e| e.to_string())?;
-        self.load(&partition)
-            .map(|db| Heuristic::Tables(Arc::new(db)))
+        let catalogue = Catalogue::parse(board, &name).map_err(|e| e.to_string())?;
+        match catalogue.partitions() {
+            [partition] => self
+                .load(partition)
+                .map(|db| Heuristic::Tables(Arc::new(db))),
+            _ => self
+                .load_catalogue(&catalogue)
+                .map(|db| Heuristic::Catalogue(Arc::new(db))),
+        }
+    }
+
+    /// The tables of `catalogue`, one for each of its distinct groups.
+    pub fn load_catalogue(&self, catalogue: &Catalogue) -> Result<CatalogueDb, String> {
+        CatalogueDb::with_tables(catalogue, |tiles, label| {
+            let (table, _) = self.group_table(catalogue.board(), tiles, label)?;
+            Ok(table)
+        })
     }
 
     /// The name of the default heuristic's partition for `board`, if it has tables.
@@ -181,10 +199,20 @@ impl Store {
 
     /// The table of group `g` of `partition`, and where it came from.
     pub fn table(&self, partition: &Partition, g: usize) -> Result<(GroupTable, Source), String> {
-        let board = partition.board();
-        let grid = Grid::new(board);
         let groups = partition.groups();
-        let tiles = &groups[g];
+        let label = format!("{partition} table {} of {}", g + 1, groups.len());
+        self.group_table(partition.board(), &groups[g], &label)
+    }
+
+    /// The table of the group `tiles` on `board` (called `label` when it is built), and where
+    /// it came from.
+    pub fn group_table(
+        &self,
+        board: Board,
+        tiles: &[u8],
+        label: &str,
+    ) -> Result<(GroupTable, Source), String> {
+        let grid = Grid::new(board);
         let homes: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
         let path = self.path(board, tiles);
         let key = key(board, tiles);
@@ -209,7 +237,6 @@ impl Store {
                 return Ok((table(bits)?, Source::Cached(path)));
             }
         }
-        let label = format!("{partition} table {} of {}", g + 1, groups.len());
         if self.verbose {
             let dir = self.dir.display();
             match &lock {
@@ -225,7 +252,7 @@ impl Store {
             }
         }
         let clock = Instant::now();
-        let (bytes, report) = super::build::build(grid, &homes, &label)?;
+        let (bytes, report) = super::build::build(grid, &homes, label)?;
         let seconds = clock.elapsed().as_secs_f64();
         // Kept: read back from the file (the page cache has it), as a cached table is.
         let kept = cache::write(&path, &key, &bytes)
@@ -302,6 +329,31 @@ impl Store {
             }
         }
         known
+    }
+
+    /// What the file `path` of this store's directory holds, read off its name
+    /// (`RxC_TILES.pdb`): the key and payload length of the table of that group.
+    pub fn table_of_file(&self, path: &Path) -> Option<(String, u64)> {
+        let name = path.file_name()?.to_str()?.strip_suffix(".pdb")?;
+        let (size, tiles) = name.split_once('_')?;
+        let board: Board = size.parse().ok()?;
+        let tiles: Vec<u8> = tiles
+            .split('-')
+            .map(|t| t.parse().ok())
+            .collect::<Option<_>>()?;
+        let fits = tiles
+            .iter()
+            .all(|&t| t >= 1 && usize::from(t) < board.cells());
+        // A group a partition could hold (`Partition::new`), no larger.
+        let placements = (0..tiles.len()).fold(1u64, |p, j| {
+            p.saturating_mul(board.cells().saturating_sub(j) as u64)
+        });
+        let small = placements <= u64::from(u32::MAX);
+        if !fits || !small || tiles.is_empty() || self.path(board, &tiles) != path {
+            return None;
+        }
+        let layout = Layout::shared(Grid::new(board), tiles.len()).ok()?;
+        Some((key(board, &tiles), GroupTable::bytes(&layout)))
     }
 
     /// The bits of the table file `path` if there is one (`None`): its header checked, and
@@ -408,6 +460,8 @@ mod tests {
             "{hint}"
         );
         assert_eq!(stronger_tables(board(4, 4), "7-8", None), None);
+        assert_eq!(stronger_tables(board(5, 5), "small", None), None);
+        assert_eq!(stronger_tables(board(4, 4), "6-6-3+5-5-5", None), None);
         assert_eq!(stronger_tables(board(3, 3), "8", None), None);
         assert_eq!(stronger_tables(board(2, 3), "manhattan", None), None);
     }
