@@ -287,3 +287,19 @@ fn compare_times_the_positions_toward_the_goal() {
         "--korf100 and --korf50 are published toward the standard goal; leave --goal out\n"
     );
 }
+
+/// Every command that takes `--goal` says in its help that either parity is a goal (issue 53:
+/// it said "the standard goal's parity", which Loyd's puzzle above disproves).
+#[test]
+fn the_help_of_goal_says_either_parity() {
+    for command in ["solve", "apply", "crosscheck", "compare"] {
+        let (status, help, _) = run(&[command, "--help"]);
+        assert_eq!(status, 0, "{command}");
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            help.contains("any position whose blank is in a corner, of either parity"),
+            "{command}: {help}"
+        );
+        assert!(!help.contains("the standard goal's parity"), "{command}");
+    }
+}

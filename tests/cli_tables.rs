@@ -377,6 +377,28 @@ fn catalogues_are_built_listed_and_solved_with() {
     assert_eq!(stderr.trim_end(), "not a catalogue: 7-8 is listed twice");
 }
 
+/// A directory named by `--tables` that is not there is said to be missing (a mistyped path
+/// is not an empty cache, issue 53); the default directory before any build lists no files.
+#[test]
+fn a_missing_table_directory_is_named() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let missing = dir.path().join("typo");
+    let missing = missing.to_str().expect("a path");
+    let (status, stdout, stderr) = run(dir.path(), &["tables", "list", "--tables", missing]);
+    assert_eq!(status, 2);
+    assert_eq!(stdout, "");
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "--tables {missing}: no such directory (a build or solve makes it when it keeps a table)"
+        )
+    );
+    let unbuilt = dir.path().join("unbuilt");
+    let (status, stdout, _) = run(&unbuilt, &["tables", "list"]);
+    assert_eq!(status, 0);
+    assert!(stdout.starts_with("0 file(s) in "), "{stdout}");
+}
+
 /// A table of an older format (format 2: one entry per cell of the blank) is listed as such,
 /// named on stderr by the solve that needs it, and rebuilt: the solve's answer and the table
 /// that is then kept are this format's.

@@ -107,8 +107,9 @@ pub struct BoardArgs {
 #[derive(Debug, Args)]
 pub struct GoalArgs {
     /// Solve toward this goal instead of the convention's (written as a position is, with the
-    /// same --size and --convention): any position of the standard goal's parity whose blank
-    /// is in a corner. Every engine and table serves it unchanged.
+    /// same --size and --convention): any position whose blank is in a corner, of either
+    /// parity (a start of the other parity has no solution). Every engine and table serves it
+    /// unchanged.
     #[arg(long, value_name = "POSITION")]
     pub goal: Option<String>,
 }

@@ -75,7 +75,7 @@ pub fn run(args: &TablesArgs) -> Result<(), Failure> {
             }
             build(&store, board, heuristic.as_ref())
         }
-        Action::List => list(&store),
+        Action::List => list(&store, args.tables.is_some()),
     }
 }
 
@@ -294,8 +294,9 @@ fn build_mtm(store: &Store, size: Option<Board>, choice: Option<&Choice>) -> Res
 
 /// Every file of the table directory, each table checked whole (header and every block):
 /// the good ones with what they hold, damaged and foreign files marked as such, then which
-/// partitions are complete.
-fn list(store: &Store) -> Result<(), Failure> {
+/// partitions are complete. A directory named by `--tables` (`named`) that is not there is an
+/// error, not an empty cache (a mistyped path); the default one is made by the first build.
+fn list(store: &Store, named: bool) -> Result<(), Failure> {
     let dir = store.dir();
     let mut files = match std::fs::read_dir(dir) {
         Ok(items) => items
@@ -307,6 +308,12 @@ fn list(store: &Store) -> Result<(), Failure> {
                     .is_some_and(|n| n.to_string_lossy().starts_with('.'))
             })
             .collect::<Vec<_>>(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound && named => {
+            return Err(Failure::BadInput(format!(
+                "--tables {}: no such directory (a build or solve makes it when it keeps a table)",
+                dir.display()
+            )));
+        }
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(error) => return Err(Failure::BadInput(format!("{}: {error}", dir.display()))),
     };
