@@ -131,9 +131,11 @@ impl<E: Splittable> Walk<'_, E> {
                     let (values, entries) = db.step(node.values, entries, &board, the_move);
                     (PatternDb::happy(node.values, values), values, entries)
                 }
-                // A catalogue's machine finds its values at each subtree's root.
+                // A catalogue's machine finds its values at each subtree's root; the node's
+                // estimate is its happy moves less its sad ones (Knuth's invariant).
                 None if self.heuristic.has_tables() => (
-                    self.heuristic.estimate(&after) < self.heuristic.estimate(&node.root),
+                    i64::from(self.heuristic.estimate(&after))
+                        < i64::from(node.happy) - i64::from(node.sad),
                     Values::default(),
                     *entries,
                 ),

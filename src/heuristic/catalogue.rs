@@ -93,15 +93,6 @@ impl Catalogue {
         })
     }
 
-    /// The catalogue of one partition.
-    pub fn single(partition: Partition) -> Catalogue {
-        Catalogue {
-            board: partition.board(),
-            name: partition.name().to_string(),
-            partitions: vec![partition],
-        }
-    }
-
     /// The names of the named catalogues of `board`.
     pub fn names(board: Board) -> Vec<&'static str> {
         NAMED

@@ -205,11 +205,6 @@ impl CatalogueDb {
         &self.catalogue
     }
 
-    /// The tables, in the order of [`Catalogue::groups`].
-    pub fn tables(&self) -> &[GroupTable] {
-        &self.tables
-    }
-
     /// The first damage found in a table's file, if any (see [`super::Heuristic::damage`]).
     pub fn damage(&self) -> Option<String> {
         self.tables
