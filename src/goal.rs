@@ -21,7 +21,7 @@
 //! by the mirror.
 
 use crate::engine::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome};
-use crate::position::{Position, PositionError};
+use crate::position::{Position, PositionError, Subject};
 
 /// A goal position, ready to turn problems into standard ones.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -207,7 +207,7 @@ pub fn parse(
     convention: crate::Convention,
 ) -> Result<Goal, String> {
     let goal = Position::parse(text, board, convention)
-        .map_err(|e: PositionError| format!("--goal {text:?}: {e}"))?;
+        .map_err(|e: PositionError| format!("--goal {text:?}: {}", e.message(Subject::Goal)))?;
     Goal::new(goal).map_err(|e| format!("--goal {text:?}: {e}"))
 }
 

@@ -25,47 +25,142 @@ pub enum Convention {
     Korf,
 }
 
-/// A fault in a position given by the user. Messages follow Knuth's programs.
+/// A fault in a position given by the user. Messages follow Knuth's programs; they name the
+/// position as the start position ([`fmt::Display`]) or as another ([`PositionError::message`]:
+/// `--goal`'s is "the goal").
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
-    #[error("The start position is empty!")]
     Empty,
-    #[error("The start position should use only hex digits (0123456789abcdef)!")]
     NotHex,
-    #[error("The start position should list tiles as decimal numbers separated by commas or spaces, and {0:?} is not one!")]
     NotANumber(String),
-    #[error("Hex notation only works for boards of at most 16 cells; list the tiles of a {0} board as decimal numbers separated by commas!")]
     HexTooLarge(Board),
-    #[error("The start position has {found} tiles; give --size RxC for a board of that many cells (4, 9, 12, 16 and 25 are recognised without it)!")]
-    UnknownSize { found: usize },
-    #[error("The start position has {found} tiles, and no board has that many cells (boards of 2 to 5 rows and columns have 4, 6, 8, 9, 10, 12, 15, 16, 20 or 25)!")]
-    NoBoard { found: usize },
-    #[error("The start position has {found} tiles, but a {board} board needs {}!", board.cells())]
-    WrongCount { found: usize, board: Board },
-    #[error("Your start position uses {tile}, but a {board} board has tiles 0 to {} only!", board.cells() - 1)]
-    OutOfRange { tile: String, board: Board },
-    #[error("Your start position uses {0} twice!")]
+    UnknownSize {
+        found: usize,
+    },
+    NoBoard {
+        found: usize,
+    },
+    WrongCount {
+        found: usize,
+        board: Board,
+    },
+    /// Fewer tiles than the board has cells (none out of range, none twice): `missing` names
+    /// the tiles not used, in order.
+    TooFew {
+        found: usize,
+        board: Board,
+        missing: Vec<String>,
+    },
+    OutOfRange {
+        tile: String,
+        board: Board,
+    },
     Twice(String),
-    #[error("Your start position doesn't use {0}!")]
-    Missing(String),
-    #[error(
-        "Row {row} of the start position has {found} tiles, but the first row has {expected}!"
-    )]
     Ragged {
         row: usize,
         found: usize,
         expected: usize,
     },
-    #[error(
-        "The start position has {rows} rows of {cols} tiles; boards have 2 to 5 rows and columns!"
-    )]
-    NoShape { rows: usize, cols: usize },
-    #[error("The start position has {rows} rows of {cols} tiles, but --size says {board}!")]
+    NoShape {
+        rows: usize,
+        cols: usize,
+    },
     WrongShape {
         rows: usize,
         cols: usize,
         board: Board,
     },
+}
+
+/// What a position given by the user stands for, as its error messages name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// The position to solve or replay from: "the start position".
+    Start,
+    /// `--goal`'s position: "the goal".
+    Goal,
+}
+
+impl PositionError {
+    /// The one-line message, naming the position as `subject`.
+    pub fn message(&self, subject: Subject) -> String {
+        let what = match subject {
+            Subject::Start => "start position",
+            Subject::Goal => "goal",
+        };
+        match self {
+            PositionError::Empty => format!("The {what} is empty!"),
+            PositionError::NotHex => {
+                format!("The {what} should use only hex digits (0123456789abcdef)!")
+            }
+            PositionError::NotANumber(token) => format!(
+                "The {what} should list tiles as decimal numbers separated by commas or spaces, and {token:?} is not one!"
+            ),
+            PositionError::HexTooLarge(board) => format!(
+                "Hex notation only works for boards of at most 16 cells; list the tiles of a {board} board as decimal numbers separated by commas!"
+            ),
+            PositionError::UnknownSize { found } => format!(
+                "The {what} has {found} tiles; give --size RxC for a board of that many cells (4, 9, 12, 16 and 25 are recognised without it)!"
+            ),
+            PositionError::NoBoard { found } => format!(
+                "The {what} has {found} tiles, and no board has that many cells (boards of 2 to 5 rows and columns have 4, 6, 8, 9, 10, 12, 15, 16, 20 or 25)!"
+            ),
+            PositionError::WrongCount { found, board } => format!(
+                "The {what} has {found} tiles, but a {board} board needs {}!",
+                board.cells()
+            ),
+            PositionError::TooFew {
+                found,
+                board,
+                missing,
+            } => format!(
+                "The {what} has {found} tiles, but a {board} board needs {}: {} missing!",
+                board.cells(),
+                missing_tiles(missing)
+            ),
+            PositionError::OutOfRange { tile, board } => format!(
+                "Your {what} uses {tile}, but a {board} board has tiles 0 to {} only!",
+                board.cells() - 1
+            ),
+            PositionError::Twice(tile) => format!("Your {what} uses {tile} twice!"),
+            PositionError::Ragged {
+                row,
+                found,
+                expected,
+            } => format!(
+                "Row {row} of the {what} has {found} tiles, but the first row has {expected}!"
+            ),
+            PositionError::NoShape { rows, cols } => format!(
+                "The {what} has {rows} rows of {cols} tiles; boards have 2 to 5 rows and columns!"
+            ),
+            PositionError::WrongShape { rows, cols, board } => format!(
+                "The {what} has {rows} rows of {cols} tiles, but --size says {board}!"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(Subject::Start))
+    }
+}
+
+/// The tiles a short position lacks, named in `names`: "0 (the blank) is", "3 and 8 are",
+/// "0 (the blank), 1, 2 and 5 more are".
+fn missing_tiles(names: &[String]) -> String {
+    let shown: Vec<String> = names
+        .iter()
+        .map(|name| match name.as_str() {
+            "0" => "0 (the blank)".to_string(),
+            other => other.to_string(),
+        })
+        .collect();
+    match shown.as_slice() {
+        [one] => format!("{one} is"),
+        [init @ .., last] if init.len() < 4 => format!("{} and {last} are", init.join(", ")),
+        _ => format!("{} and {} more are", shown[..3].join(", "), shown.len() - 3),
+    }
 }
 
 /// A pushed tile that is not next to the blank: a move string that does not replay.
@@ -187,7 +282,7 @@ impl Position {
                 t.to_string()
             }
         };
-        // Then Knuth's order of checks: bad symbols, repeats, missing tiles, length.
+        // Then Knuth's order of checks: bad symbols, repeats, then too few tiles (and which).
         let mut seen = vec![false; board.cells()];
         for &v in &values {
             match seen.get_mut(v) {
@@ -201,13 +296,13 @@ impl Position {
                 Some(slot) => *slot = true,
             }
         }
-        if let Some(missing) = seen.iter().position(|&s| !s) {
-            return Err(PositionError::Missing(name(missing)));
-        }
-        if values.len() != board.cells() {
-            return Err(PositionError::WrongCount {
+        if values.len() < board.cells() {
+            // Too few: the count is the fault, and the tiles not used say which were left out
+            // (most often the blank, written 0).
+            return Err(PositionError::TooFew {
                 found: values.len(),
                 board,
+                missing: (0..board.cells()).filter(|&t| !seen[t]).map(name).collect(),
             });
         }
         let tiles: Vec<u8> = values.into_iter().map(tile_number).collect();
@@ -572,7 +667,11 @@ mod tests {
         );
         assert_eq!(
             Position::parse("1234567", Board::new(3, 3).ok(), Convention::Knuth),
-            Err(PositionError::Missing("0".into()))
+            Err(PositionError::TooFew {
+                found: 7,
+                board: Board::new(3, 3).expect("3x3"),
+                missing: vec!["0".into(), "8".into()]
+            })
         );
         assert_eq!(parse("1,2,x"), Err(PositionError::NotANumber("x".into())));
         assert!(matches!(

@@ -181,6 +181,33 @@ fn goals_out_of_reach_are_one_line() {
     assert!(err.starts_with("--goal \"123456780\": "), "{err}");
 }
 
+/// `--goal`'s position errors name the goal, not the start position, and a goal too short
+/// names its count and the tile left out (issue 53: "Your start position doesn't use 0!").
+#[test]
+fn errors_in_the_goal_name_the_goal() {
+    let cases = [
+        (
+            "12345678",
+            "The goal has 8 tiles, but a 3x3 board needs 9: 0 (the blank) is missing!",
+        ),
+        ("123456788", "Your goal uses 8 twice!"),
+        (
+            "12345678g",
+            "The goal should use only hex digits (0123456789abcdef)!",
+        ),
+        ("", "The goal is empty!"),
+    ];
+    for (goal, message) in cases {
+        for command in [vec!["solve", "867254301"], vec!["apply", "867254301", "1"]] {
+            let mut args = command.clone();
+            args.extend(["--size", "3x3", "--goal", goal]);
+            let (status, out, err) = run(&args);
+            assert_eq!((status, out.as_str()), (2, ""), "{args:?}");
+            assert_eq!(err, format!("--goal {goal:?}: {message}\n"), "{args:?}");
+        }
+    }
+}
+
 #[test]
 fn a_file_and_json_follow_the_goal() {
     let dir = tempfile::tempdir().expect("a scratch directory");

@@ -180,7 +180,7 @@ fn bad_inputs_get_knuths_messages() {
         ),
         (
             &["solve", "--size", "4x4", "123456789abcde0"],
-            "Your start position doesn't use f!",
+            "The start position has 15 tiles, but a 4x4 board needs 16: f is missing!",
         ),
         (
             &["solve", "1234567890"],
@@ -198,7 +198,7 @@ fn bad_inputs_get_knuths_messages() {
         (&["solve", "--size", "6x6", "1"], "2 to 5 rows and columns"),
         (
             &["solve", "--size", "2x2", "123"],
-            "Your start position doesn't use 0!",
+            "The start position has 3 tiles, but a 2x2 board needs 4: 0 (the blank) is missing!",
         ),
         (
             &["solve", "--order", "EEWS", "123456789abcdef0"],
@@ -232,10 +232,33 @@ fn wrong_length_on_an_explicit_board() {
         stderr.trim_end(),
         "The start position has 10 tiles, but a 3x3 board needs 9!"
     );
-    // Too few: Knuth's check names the first tile missing.
+    // Too few: the count is the fault (issue 53: it said "doesn't use 8!"), and the tiles
+    // left out are named, the blank as such.
     let (status, _, stderr) = run(&["solve", "--size", "3x3", "12345670"]);
     assert_eq!(status, 2);
-    assert_eq!(stderr.trim_end(), "Your start position doesn't use 8!");
+    assert_eq!(
+        stderr.trim_end(),
+        "The start position has 8 tiles, but a 3x3 board needs 9: 8 is missing!"
+    );
+    let cases = [
+        (
+            "12345678",
+            "8 tiles, but a 3x3 board needs 9: 0 (the blank) is missing!",
+        ),
+        (
+            "1 2 3 4 5 6 7",
+            "7 tiles, but a 3x3 board needs 9: 0 (the blank) and 8 are missing!",
+        ),
+        (
+            "2 4",
+            "2 tiles, but a 3x3 board needs 9: 0 (the blank), 1, 3 and 4 more are missing!",
+        ),
+    ];
+    for (position, message) in cases {
+        let (status, _, stderr) = run(&["solve", "--size", "3x3", position]);
+        assert_eq!(status, 2);
+        assert_eq!(stderr, format!("The start position has {message}\n"));
+    }
 }
 
 /// Four tiles are a 2x2 board: the help and the error for an unknown count say so with 9, 12,
