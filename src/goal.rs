@@ -38,7 +38,7 @@ pub struct Goal {
 /// A goal the engines cannot be given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GoalError {
-    #[error("the goal's blank must be in a corner of the board (it is in row {row}, column {col}): no symmetry of the board brings another cell to the engines' goal cell")]
+    #[error("a search needs the goal's blank in a corner of the board, and this goal has it in row {row}, column {col} (apply replays moves toward any goal)")]
     BlankNotInACorner { row: usize, col: usize },
     #[error("the goal has a {goal} board and the position a {start} board")]
     OtherBoard { goal: String, start: String },
@@ -200,15 +200,24 @@ impl Engine for Toward {
     }
 }
 
-/// Reads a goal written as a position is (the same board size and convention as the start).
+/// Reads a goal written as a position is (the same board size and convention as the start),
+/// for a search: its blank in a corner.
 pub fn parse(
     text: &str,
     board: Option<crate::Board>,
     convention: crate::Convention,
 ) -> Result<Goal, String> {
-    let goal = Position::parse(text, board, convention)
-        .map_err(|e: PositionError| format!("--goal {text:?}: {}", e.message(Subject::Goal)))?;
-    Goal::new(goal).map_err(|e| format!("--goal {text:?}: {e}"))
+    Goal::new(parse_position(text, board, convention)?).map_err(|e| format!("--goal {text:?}: {e}"))
+}
+
+/// Reads a goal as a replay takes it: any position (no symmetry is needed to replay moves).
+pub fn parse_position(
+    text: &str,
+    board: Option<crate::Board>,
+    convention: crate::Convention,
+) -> Result<Position, String> {
+    Position::parse(text, board, convention)
+        .map_err(|e: PositionError| format!("--goal {text:?}: {}", e.message(Subject::Goal)))
 }
 
 #[cfg(test)]

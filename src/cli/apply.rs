@@ -6,6 +6,7 @@
 use super::moves::PathArgs;
 use super::Failure;
 use crate::notation;
+use crate::position::Position;
 use clap::Args;
 use std::io::Write;
 
@@ -14,20 +15,24 @@ pub struct ApplyArgs {
     #[command(flatten)]
     pub path: PathArgs,
 
-    #[command(flatten)]
-    pub goal: super::GoalArgs,
+    /// Replay toward this goal instead of the convention's (written as a position is, with the
+    /// same --size and --convention): any position of the board, of either parity, the blank
+    /// anywhere (a replay needs no symmetry, unlike solve's search).
+    #[arg(long, value_name = "POSITION")]
+    pub goal: Option<String>,
 }
 
 pub fn run(args: &ApplyArgs) -> Result<(), Failure> {
     let (start, steps, _) = args.path.read()?;
-    let goal = args
-        .goal
-        .read(Some(start.board()), args.path.board.convention)?;
-    let end = notation::play(&start, &steps);
-    let at_goal = match &goal {
-        Some(goal) => end == goal.position(),
-        None => end.is_goal(),
+    let goal = match &args.goal {
+        Some(text) => {
+            crate::goal::parse_position(text, Some(start.board()), args.path.board.convention)
+                .map_err(Failure::BadInput)?
+        }
+        None => Position::goal(start.board()),
     };
+    let end = notation::play(&start, &steps);
+    let at_goal = end == goal;
     let (stm, mtm) = (steps.len(), notation::mtm_length(&steps));
     let plural = if stm == 1 { "" } else { "s" };
     let reached = if at_goal { "the goal" } else { "not the goal" };
