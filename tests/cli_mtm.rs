@@ -425,3 +425,33 @@ fn the_relabelled_table_is_kept_with_the_tables_and_listed() {
         "{out}"
     );
 }
+
+/// The first MTM search of a board builds its duplicate-pruning machine of jumps (seconds on
+/// 4x4) and says so on stderr, as the tables' builds do (issue 53: nothing was said for 8 s); a
+/// later run reads it without a word.
+#[test]
+fn the_first_build_of_the_jump_machine_is_announced() {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let tables = dir.path().to_str().expect("UTF-8");
+    let args = [
+        "solve",
+        "--metric",
+        "mtm",
+        "--heuristic",
+        "walking",
+        "--tables",
+        tables,
+        "123456789abc0def",
+    ];
+    let (status, _, err) = run(&args);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "building the duplicate-pruning machine of MTM jumps on 4x4 (once; kept in {tables})\n"
+        )
+    );
+    assert!(dir.path().join("fsm-mtm-4x4-10.bin").exists());
+    let (status, _, err) = run(&args);
+    assert_eq!((status, err.as_str()), (0, ""));
+}

@@ -290,7 +290,7 @@ fn jump_machine(rows: usize, cols: usize) -> Machine {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables");
     let spelling = Spelling::mtm(rows, cols);
     let depth = fifteen::prune::mtm_depth(rows, cols);
-    fifteen::prune::cache::load(Some(&dir), depth, spelling).0
+    fifteen::prune::cache::load(Some(&dir), depth, spelling, false).0
 }
 
 /// The position after the blank jumps along `jump` (the tiles it passes slide back one cell).

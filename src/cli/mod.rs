@@ -235,6 +235,7 @@ pub fn machine(prune: Prune, dir: Option<&std::path::Path>) -> Arc<Machine> {
                     dir.as_deref(),
                     crate::prune::DEPTH,
                     crate::prune::Spelling::STM,
+                    false,
                 );
                 Arc::new(machine)
             })

@@ -175,7 +175,7 @@ fn build(store: &Store, board: Board, choice: Option<&Choice>) -> Result<(), Fai
     // The duplicate-pruning machine every search with tables walks.
     let file = prune::cache::path(store.dir(), prune::DEPTH, prune::Spelling::STM);
     let (machine, origin) =
-        prune::cache::load(Some(store.dir()), prune::DEPTH, prune::Spelling::STM);
+        prune::cache::load(Some(store.dir()), prune::DEPTH, prune::Spelling::STM, false);
     let what = format!(
         "duplicate-pruning machine: {} forbidden words of at most {} moves, {} states",
         machine.words(),
@@ -213,9 +213,10 @@ fn build_jump_machine(store: &Store) -> Result<(), Failure> {
     let spelling = prune::Spelling::mtm(board.rows(), board.cols());
     let depth = prune::mtm_depth(board.rows(), board.cols());
     let file = prune::cache::path(store.dir(), depth, spelling);
-    let (machine, origin) = prune::cache::load(Some(store.dir()), depth, spelling);
+    let (machine, origin) = prune::cache::load(Some(store.dir()), depth, spelling, false);
     let what = format!(
-        "duplicate-pruning machine of MTM jumps on {board}: {} forbidden words of at most {} moves, {} states",
+        "{}: {} forbidden words of at most {} moves, {} states",
+        prune::cache::name(spelling),
         machine.words(),
         machine.depth(),
         machine.states()

@@ -67,7 +67,8 @@ pub fn machine(board: Board, config: &Config, all: bool) -> Arc<Machine> {
         .or_insert_with(|| {
             let dir = crate::heuristic::cache::table_dir(config.tables.as_deref()).ok();
             let depth = prune::mtm_depth(board.rows(), board.cols());
-            Arc::new(prune::cache::load(dir.as_deref(), depth, spelling).0)
+            // About 8 s on 4x4 the first time: said on stderr, as the tables' builds are.
+            Arc::new(prune::cache::load(dir.as_deref(), depth, spelling, true).0)
         })
         .clone()
 }

@@ -103,7 +103,15 @@ pub enum Origin {
 /// The machine of depth `depth` spelled in `spelling`: read from `dir`, or built and written
 /// there (a file that does not check out is named on stderr and replaced; a directory that
 /// cannot be written only means building again next time). `None` for `dir`: built in memory.
-pub fn load(dir: Option<&Path>, depth: usize, spelling: Spelling) -> (Machine, Origin) {
+/// A build shows a spinner on stderr (hidden when it is not a terminal); with `announce`, a
+/// line first says what is built and where it is kept, as the pattern databases' builds do
+/// (`tables build` says it on stdout once the machine is done, and leaves this off).
+pub fn load(
+    dir: Option<&Path>,
+    depth: usize,
+    spelling: Spelling,
+    announce: bool,
+) -> (Machine, Origin) {
     let file = dir.map(|dir| path(dir, depth, spelling));
     if let Some(file) = file.as_deref().filter(|f| f.exists()) {
         match read(file, depth, spelling) {
@@ -111,12 +119,35 @@ pub fn load(dir: Option<&Path>, depth: usize, spelling: Spelling) -> (Machine, O
             Err(message) => eprintln!("{message}; building it again"),
         }
     }
+    let what = name(spelling);
+    if announce {
+        match dir {
+            Some(dir) => eprintln!("building the {what} (once; kept in {})", dir.display()),
+            None => eprintln!("building the {what} (not kept)"),
+        }
+    }
+    let bar = crate::cli::compare::spinner();
+    bar.set_message(format!("building the {what}"));
     let clock = std::time::Instant::now();
     let machine = Machine::build_for(depth, spelling);
     let seconds = clock.elapsed().as_secs_f64();
-    let kept = file
-        .is_some_and(|file| cache::write(&file, &key(depth, spelling), &payload(&machine)).is_ok());
+    bar.finish_and_clear();
+    let kept = file.is_some_and(|file| {
+        let written = cache::write(&file, &key(depth, spelling), &payload(&machine));
+        if let (Err(error), true) = (&written, announce) {
+            eprintln!("cannot keep the {what} in {}: {error}", file.display());
+        }
+        written.is_ok()
+    });
     (machine, Origin::Built { seconds, kept })
+}
+
+/// What a machine is called in the lines about it.
+pub fn name(spelling: Spelling) -> String {
+    match spelling.within {
+        None => "duplicate-pruning machine".into(),
+        Some((rows, cols)) => format!("duplicate-pruning machine of MTM jumps on {rows}x{cols}"),
+    }
 }
 
 #[cfg(test)]
@@ -127,13 +158,13 @@ mod tests {
     #[test]
     fn a_machine_comes_back_as_it_was_written_and_damage_is_caught() {
         let dir = tempfile::tempdir().expect("a scratch directory");
-        let (built, origin) = load(Some(dir.path()), 8, STM);
+        let (built, origin) = load(Some(dir.path()), 8, STM, false);
         assert!(matches!(origin, Origin::Built { kept: true, .. }));
         let file = path(dir.path(), 8, STM);
         assert!(file.exists());
         assert_eq!(read(&file, 8, STM), Ok(built.clone()));
         assert_eq!(
-            load(Some(dir.path()), 8, STM),
+            load(Some(dir.path()), 8, STM, false),
             (built.clone(), Origin::Cached)
         );
         // Another depth's key is refused.
@@ -145,7 +176,7 @@ mod tests {
         std::fs::write(&file, &bytes).expect("writable");
         assert!(read(&file, 8, STM).is_err());
         // ... and is rebuilt.
-        assert_eq!(load(Some(dir.path()), 8, STM).0, built);
+        assert_eq!(load(Some(dir.path()), 8, STM, false).0, built);
         assert_eq!(read(&file, 8, STM), Ok(built.clone()));
         // A well-formed file whose transitions leave the machine is refused.
         let mut wild = payload(&built);
