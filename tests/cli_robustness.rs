@@ -115,6 +115,25 @@ fn a_full_device_is_one_error_line_and_status_2() {
     }
 }
 
+/// `--help` and `--version` into a full device: the same line and status as any output
+/// (issue 53: they exited 0).
+#[test]
+fn help_and_version_into_a_full_device_are_an_error() {
+    for args in [
+        vec!["--help"],
+        vec!["--version"],
+        vec!["solve", "--help"],
+        vec!["help", "apply"],
+    ] {
+        let (status, stderr) = run_into_full_device(&args);
+        assert_eq!(status, 2, "{args:?}: {stderr}");
+        assert_eq!(
+            stderr, "cannot write the output: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
 #[test]
 fn huge_counts_run_in_bounded_memory_or_are_refused() {
     // Unbounded counts stream: under a 1 GB address-space limit the cross-check keeps going

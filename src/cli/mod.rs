@@ -399,9 +399,13 @@ pub fn main() -> ExitCode {
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         Err(error) if !error.use_stderr() => {
-            // --help and --version: clap prints them to stdout.
-            let _ = error.print();
-            return ExitCode::SUCCESS;
+            // --help and --version: clap prints them to stdout, where a write error is one
+            // line and status 2, as any command's output.
+            let printed = error
+                .print()
+                .map_err(Failure::Output)
+                .and_then(|()| finish());
+            return ExitCode::from(report(printed));
         }
         Err(error) => {
             use clap::error::ErrorKind;
