@@ -40,26 +40,78 @@ fn every_shell_gets_every_command() {
     assert!(err.contains("invalid value 'tcsh'"), "{err}");
 }
 
-#[test]
-fn the_bash_script_completes_commands_and_options() {
+/// What the bash script completes: `probes` run after loading it (each sets the words and
+/// calls `_fifteen`), then `COMPREPLY` echoed after each; (status, output, errors).
+fn bash_completes(probes: &[&str]) -> (i32, String, String) {
     let (_, script, _) = run(&["completions", "bash"]);
     let dir = tempfile::tempdir().expect("a scratch directory");
     let path = dir.path().join("fifteen.bash");
     std::fs::write(&path, &script).expect("written");
-    // Loaded, then asked what `fifteen so` and `fifteen apply --bl` complete to.
-    let probe = format!(
-        "source {}; complete -p fifteen >/dev/null || exit 9; \
-         COMP_WORDS=(fifteen so); COMP_CWORD=1; _fifteen fifteen so fifteen; echo \"${{COMPREPLY[@]}}\"; \
-         COMP_WORDS=(fifteen apply --bl); COMP_CWORD=2; _fifteen fifteen --bl apply; echo \"${{COMPREPLY[@]}}\"",
+    let mut probe = format!(
+        "source {}; complete -p fifteen >/dev/null || exit 9; ",
         path.display()
     );
+    for line in probes {
+        probe += &format!("{line}; echo \"${{COMPREPLY[@]}}\"; ");
+    }
     let output = Command::new("bash")
         .args(["--norc", "-c", &probe])
         .output()
         .expect("bash runs");
-    let (status, out, err) = common::texts(&output);
+    common::texts(&output)
+}
+
+#[test]
+fn the_bash_script_completes_commands_and_options() {
+    // Loaded, then asked what `fifteen so` and `fifteen apply --bl` complete to.
+    let (status, out, err) = bash_completes(&[
+        "COMP_WORDS=(fifteen so); COMP_CWORD=1; _fifteen fifteen so fifteen",
+        "COMP_WORDS=(fifteen apply --bl); COMP_CWORD=2; _fifteen fifteen --bl apply",
+    ]);
     assert_eq!(status, 0, "{err}");
     assert_eq!(out, "solve\n--blank\n", "{err}");
+}
+
+/// The values of `--heuristic` and `sliding --puzzle` are completed (issue 53: none were
+/// offered), and the arguments still take what they took: groups written by the user, a wrong
+/// puzzle named by the command itself; `--help` does not list the values (its text names them).
+#[test]
+fn the_bash_script_completes_heuristics_and_puzzles() {
+    let (status, out, err) = bash_completes(&[
+        "COMP_WORDS=(fifteen solve --heuristic 6-6); COMP_CWORD=3; _fifteen fifteen 6-6 --heuristic",
+        "COMP_WORDS=(fifteen tables build --heuristic ma); COMP_CWORD=4; _fifteen fifteen ma --heuristic",
+        "COMP_WORDS=(fifteen sliding --puzzle ''); COMP_CWORD=3; _fifteen fifteen '' --puzzle",
+    ]);
+    assert_eq!(status, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}{err}");
+    let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(words(lines[0]), ["6-6-3", "6-6-6-6"], "{out}");
+    assert_eq!(words(lines[1]), ["manhattan"], "{out}");
+    let puzzles = words(lines[2]);
+    for name in ["klotski", "century", "eight_puzzle", "bickford_4x4"] {
+        assert!(puzzles.iter().any(|p| p == name), "{name}: {out}");
+    }
+    // What was accepted still is; a wrong name is still the command's own line.
+    let (status, out, err) = run(&[
+        "solve",
+        "--size",
+        "3x3",
+        "--heuristic",
+        "1-2-3-4/5-6-7-8",
+        "123456708",
+    ]);
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains("Solution in 1+0 moves: 8 ("), "{out}");
+    let (status, _, err) = run(&["sliding", "--puzzle", "nonesuch", "--style", "0"]);
+    assert_eq!(status, 2);
+    assert!(
+        err.starts_with("there is no puzzle \"nonesuch\" in the library"),
+        "{err}"
+    );
+    let (status, help, _) = run(&["solve", "--help"]);
+    assert_eq!(status, 0);
+    assert!(!help.contains("possible values"), "{help}");
 }
 
 #[test]

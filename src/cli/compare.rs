@@ -104,7 +104,7 @@ pub struct CompareArgs {
 
     /// Heuristics of the IDA* engines, separated by commas (e.g. manhattan,6-6-3,7-8): each
     /// engine runs with each; default manhattan (with --korf50: default, the 6-6-6-6 tables).
-    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = super::heuristic_names(), hide_possible_values = true)]
     pub heuristic: Vec<Choice>,
 
     /// Directory of the pattern-database tables (default: $FIFTEEN_TABLES, else the user's

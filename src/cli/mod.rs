@@ -162,6 +162,70 @@ impl ThreadArgs {
     }
 }
 
+/// A value parser that accepts what `parse` accepts, and offers `values` to the shell
+/// completions (`fifteen completions`) without making them the only ones: `--heuristic` also
+/// takes partitions of the user's and lists joined by `+`, and the command names a wrong value
+/// itself. Its arguments hide the values from `--help`, whose text names them.
+#[derive(Clone)]
+pub struct Hinted<T> {
+    parse: fn(&str) -> Result<T, String>,
+    values: Vec<&'static str>,
+}
+
+impl<T: Clone + Send + Sync + 'static> clap::builder::TypedValueParser for Hinted<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        self.parse.parse_ref(command, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            self.values
+                .iter()
+                .map(|&v| clap::builder::PossibleValue::new(v)),
+        ))
+    }
+}
+
+/// `--heuristic`'s parser: any name, the completions offering default, manhattan, every
+/// board's preset partitions and named catalogues, and the multi-tile metric's bounds.
+pub fn heuristic_names() -> Hinted<Choice> {
+    use crate::heuristic::{catalogue::Catalogue, partition::Partition};
+    let mut values = vec!["default", "manhattan"];
+    let boards = (2..=5).flat_map(|r| (2..=5).filter_map(move |c| Board::new(r, c).ok()));
+    for board in boards {
+        values.extend(Partition::names(board));
+        values.extend(Catalogue::names(board));
+    }
+    values.extend(["walking", "relabel"]);
+    let mut seen = std::collections::HashSet::new();
+    values.retain(|v| seen.insert(*v));
+    Hinted {
+        parse: |text| text.parse(),
+        values,
+    }
+}
+
+/// `sliding --puzzle`'s parser: any name (the command names a wrong one and the library's), the
+/// completions offering the library's puzzles.
+pub fn puzzle_names() -> Hinted<String> {
+    Hinted {
+        parse: |text| Ok(text.to_string()),
+        values: crate::sliding::library::entries()
+            .iter()
+            .map(|e| e.name)
+            .collect(),
+    }
+}
+
 /// The lower bound of the IDA* engines and where its tables are kept.
 #[derive(Debug, Args)]
 pub struct HeuristicArgs {
@@ -172,7 +236,7 @@ pub struct HeuristicArgs {
     /// tables are cached, else one built on first use (seconds; 5x5: 6-6-6-6, about 1.5
     /// minutes and 0.25 GB of memory to build; one solve holds only the blocks it reads, a
     /// batch all 90 MB).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = heuristic_names(), hide_possible_values = true)]
     pub heuristic: Option<Choice>,
 
     /// Directory of the pattern-database tables (default: $FIFTEEN_TABLES, else the user's

@@ -55,7 +55,7 @@ pub struct SlidingArgs {
     pub plot: Option<PathBuf>,
 
     /// A puzzle of the library (see --list), instead of a file.
-    #[arg(long, value_name = "NAME", conflicts_with = "file")]
+    #[arg(long, value_name = "NAME", conflicts_with = "file", value_parser = super::puzzle_names(), hide_possible_values = true)]
     pub puzzle: Option<String>,
 
     /// List the puzzles of the library: board, goal and the published optimal move counts.

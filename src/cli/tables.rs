@@ -41,7 +41,7 @@ pub enum Action {
         /// The partition (e.g. 6-6-3) or catalogue (small, 6-6-3+5-5-5); every preset
         /// partition of the board when omitted. With --metric
         /// mtm: relabel or default (the same table).
-        #[arg(long, value_name = "NAME")]
+        #[arg(long, value_name = "NAME", value_parser = super::heuristic_names(), hide_possible_values = true)]
         heuristic: Option<Choice>,
         /// Which searches the tables are for: stm (the default: the pattern databases and the
         /// duplicate-pruning machine) or mtm, the 76 MB tables of the 4x4 board relabelled two
