@@ -197,3 +197,40 @@ fn solve_file_shows_the_line_of_a_long_position() {
     let tail = &shown[shown.len().saturating_sub(200)..];
     assert!(shown.ends_with('\n'), "{tail:?}");
 }
+
+/// The transposition with Manhattan distance, stopped after 7 s (issue 53): on one thread the
+/// line shows too, on the automaton and on ida, and Ctrl-C ends it; the automaton, which counts
+/// no nodes unless asked, tells its subtrees alone (on two threads it said "0 nodes in the
+/// subtrees done" for the whole bound), and ida its nodes.
+#[test]
+fn manhattan_shows_the_line_on_one_thread_and_no_false_count() {
+    let binary = env!("CARGO_BIN_EXE_fifteen");
+    for (engine, threads) in [("automaton", 1), ("ida", 1), ("automaton", 2)] {
+        let command = format!(
+            "timeout -s INT 7 {binary} solve --heuristic manhattan --engine {engine} --threads {threads} 159d26ae37bf48c0"
+        );
+        let Some((shown, _)) = on_a_terminal(&command) else {
+            return;
+        };
+        let fragments = fragments(&shown);
+        let progress = progress(&fragments, &shown);
+        for line in &progress {
+            assert!(
+                line.trim_end().ends_with(" subtrees"),
+                "{engine} {threads}: {line:?}"
+            );
+            let counted = line.contains(" nodes in the subtrees done [");
+            assert_eq!(counted, engine == "ida", "{engine} {threads}: {line:?}");
+        }
+        if engine == "ida" {
+            assert!(
+                progress.iter().any(|line| !line.contains(" 0 nodes")),
+                "{progress:?}"
+            );
+        }
+        // Interrupted, the line was ended by the handler of Ctrl-C.
+        let tail = &shown[shown.len().saturating_sub(200)..];
+        assert!(shown.ends_with('\n'), "{engine} {threads}: {tail:?}");
+        assert!(tail.contains("subtrees"), "{engine} {threads}: {tail:?}");
+    }
+}

@@ -1,10 +1,10 @@
 //! The progress line of a long search, on a terminal: once a bound split into subtrees (see
 //! [`crate::engine::Live`]) has been searched for a second, one line on stderr tells the
-//! bound, its time, the nodes of the subtrees searched so far and how many they are, redrawn a
-//! few times a second by a thread of its own, and from then on each bound from its start.
-//! Ctrl-C leaves the line as it was and ends it before the process ends. The bound lines on stdout are printed around it
-//! ([`Ticker::suspend`]); when stderr is not a terminal there is no line (and no ticker: see
-//! [`Ticker::start`]).
+//! bound, its time, the nodes of the subtrees searched so far (where the engine counts them)
+//! and how many they are, redrawn a few times a second by a thread of its own, and from then
+//! on each bound from its start. Ctrl-C leaves the line as it was and ends it before the
+//! process ends. The bound lines on stdout are printed around it ([`Ticker::suspend`]); when
+//! stderr is not a terminal there is no line (and no ticker: see [`Ticker::start`]).
 
 use crate::engine::Live;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -50,9 +50,15 @@ impl Ticker {
                         .read()
                         .filter(|b| shown || (b.subtrees > 0 && b.seconds >= 1.0));
                     if let Some(bound) = bound {
+                        // A search that counts no nodes (the automaton with Manhattan
+                        // distance, unless asked) tells its subtrees alone, not "0 nodes".
+                        let nodes = match bound.counted {
+                            true => format!(", {} nodes in the subtrees done", bound.nodes),
+                            false => String::new(),
+                        };
                         bar.set_message(format!(
-                            "searching {}: {:.0} s, {} nodes in the subtrees done",
-                            bound.label, bound.seconds, bound.nodes
+                            "searching {}: {:.0} s{nodes}",
+                            bound.label, bound.seconds
                         ));
                         bar.set_length(bound.subtrees as u64);
                         bar.set_position(bound.searched as u64);

@@ -431,7 +431,10 @@ fn drive<A: Generated>(
         }
         let clock = Instant::now();
         let previous = bounds.last().map_or(0.0, |b| b.seconds);
-        options.bound_starts(|| {
+        // With Manhattan distance the nodes are counted only when asked (the tables' searches
+        // count them anyway).
+        let telling = options.count_nodes || options.heuristic.has_tables();
+        options.bound_starts(telling, || {
             let (happy, sad) = ((length + manhattan) / 2, (length - manhattan) / 2);
             format!("{happy}+{sad} moves")
         });

@@ -167,10 +167,12 @@ pub struct Live {
 }
 
 /// What [`Live::read`] tells: the bound, its subtrees (0 until it is split), those searched,
-/// their nodes, and the seconds since the bound started.
+/// their nodes (when `counted`: the automaton with Manhattan distance counts none unless asked,
+/// and then tells 0), and the seconds since the bound started.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LiveBound {
     pub label: String,
+    pub counted: bool,
     pub subtrees: usize,
     pub searched: usize,
     pub nodes: u64,
@@ -192,11 +194,13 @@ impl Live {
         }
     }
 
-    /// A new bound, `label` as its line will name it, starts (not split so far).
-    pub fn bound(&self, label: String) {
+    /// A new bound, `label` as its line will name it, starts (not split so far); its engine
+    /// counts the nodes of its subtrees when `counted`.
+    pub fn bound(&self, label: String, counted: bool) {
         if let Ok(mut state) = self.state.lock() {
             let bound = LiveBound {
                 label,
+                counted,
                 ..LiveBound::default()
             };
             *state = (bound, Some(Instant::now()));
@@ -284,21 +288,24 @@ pub const LIVE_AFTER: f64 = 0.5;
 
 impl SearchOptions {
     /// Whether the bound after one that took `previous` seconds is split into subtrees: to
-    /// search it on several threads, or to tell its progress (where the engine counts nodes
-    /// anyway: a plain search, which does not, stays as fast as it is).
+    /// search it on several threads, or to tell its progress, on any engine (issue 53: a
+    /// search that counted no nodes was never split on one thread, so it showed no line, and
+    /// Ctrl-C ended it by the bare signal). The cut costs a few thousand nodes of a bound that
+    /// takes seconds; a search that counts no nodes keeps not counting them, and its line says
+    /// none.
     pub fn split(&self, previous: f64) -> bool {
-        let counted = self.count_nodes || self.heuristic.has_tables();
         let told = self
             .live
             .as_ref()
             .is_some_and(|live| previous >= live.after);
-        (self.threads > 1 && previous >= self.split_after) || (told && counted)
+        (self.threads > 1 && previous >= self.split_after) || told
     }
 
-    /// Names the bound about to be searched, for [`Self::live`].
-    pub fn bound_starts(&self, label: impl FnOnce() -> String) {
+    /// Names the bound about to be searched, for [`Self::live`]; `counted`: its engine counts
+    /// the nodes of the subtrees.
+    pub fn bound_starts(&self, counted: bool, label: impl FnOnce() -> String) {
         if let Some(live) = &self.live {
-            live.bound(label());
+            live.bound(label(), counted);
         }
     }
 }

@@ -80,7 +80,7 @@ impl Engine for ReferenceIda {
             let clock = Instant::now();
             let length = h + 2 * sad;
             let previous = bounds.last().map_or(0.0, |b: &BoundStats| b.seconds);
-            options.bound_starts(|| {
+            options.bound_starts(true, || {
                 let (happy, sad) = ((length + manhattan) / 2, (length - manhattan) / 2);
                 format!("{happy}+{sad} moves")
             });

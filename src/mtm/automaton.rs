@@ -258,7 +258,7 @@ fn drive<A: Generated>(
             )));
         }
         let clock = Instant::now();
-        options.bound_starts(|| format!("{limit} moves"));
+        options.bound_starts(true, || format!("{limit} moves"));
         let found = if options.split(previous) {
             let below = |machine: &mut A, subtree: &Subtree| {
                 let state = machine.set_up(
