@@ -10,6 +10,7 @@
 //! - [`goal`]: goals other than the standard one, turned into it by a mirror and new names;
 //! - [`korf100`]: Korf's 100 instances with optimal lengths and exact IDA* node counts;
 //! - [`korf50`]: Korf's 50 24-puzzle instances with their published optimal lengths;
+//! - [`levels`]: every configuration of a tile puzzle of up to 16 cells, two bits each;
 //! - [`mtm`]: the multi-tile metric: its moves, lower bound, reference IDA* and notation;
 //! - [`notation`]: move strings in every notation fifteen prints, read back and replayed;
 //! - [`random`]: seeded random walks and uniformly random solvable positions;
@@ -41,6 +42,7 @@ pub mod goal;
 pub mod heuristic;
 pub mod korf100;
 pub mod korf50;
+pub mod levels;
 pub mod mtm;
 pub mod notation;
 pub mod plot;

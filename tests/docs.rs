@@ -16,6 +16,7 @@ const PAGES: &[(&[&str], &str)] = &[
     (&["solve"], "solve.md"),
     (&["scramble"], "scramble.md"),
     (&["sliding"], "sliding.md"),
+    (&["levels"], "levels.md"),
     (&["tables"], "tables.md"),
     (&["tables", "build"], "tables.md"),
     (&["tables", "list"], "tables.md"),

@@ -8,6 +8,7 @@ pub mod batch;
 pub mod compare;
 pub mod crosscheck;
 pub mod kept;
+pub mod levels;
 pub mod live;
 pub mod manual;
 pub mod moves;
@@ -57,6 +58,8 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Shortest solutions of general sliding-block puzzles (Knuth's SLIDING, breadth-first).
     Sliding(sliding::SlidingArgs),
+    /// Every configuration of a tile puzzle (up to 16 cells), counted by distance, in RAM.
+    Levels(levels::LevelsArgs),
     /// Build or list the pattern databases (the tables of the stronger heuristics).
     Tables(tables::TablesArgs),
     /// One bound of a search cut into items for other processes or machines: plan, run, merge.
@@ -504,6 +507,7 @@ pub fn main() -> ExitCode {
         Command::Crosscheck(args) => crosscheck::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Sliding(args) => sliding::run(&args),
+        Command::Levels(args) => levels::run(&args),
         Command::Tables(args) => tables::run(&args),
         Command::Shard(args) => shard::run(&args),
         Command::Scramble(args) => scramble::run(&args),

@@ -201,9 +201,23 @@ pub fn run(args: &SlidingArgs) -> Result<(), Failure> {
         ControlFlow::Continue(())
     };
     let mut restarts = Vec::new();
-    let outcome = sliding::solve_observed(&puzzle, style, memory, &mut observer, &mut |level| {
-        restarts.push(level)
-    });
+    // A plain tile puzzle's levels come from the enumerator of `fifteen levels`.
+    let enumerated = if args.levels && !args.verbose && !args.json {
+        super::levels::exhaust(&puzzle, style, memory, &mut observer)
+    } else {
+        None
+    };
+    let outcome = match enumerated {
+        Some(Ok(outcome)) => Ok(outcome),
+        Some(Err(failure)) => {
+            bar.finish();
+            progress.close_line()?;
+            return Err(failure);
+        }
+        None => sliding::solve_observed(&puzzle, style, memory, &mut observer, &mut |level| {
+            restarts.push(level)
+        }),
+    };
     bar.finish();
     let outcome = match outcome {
         Ok(outcome) => outcome,

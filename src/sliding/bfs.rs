@@ -345,7 +345,7 @@ fn hash<const W: usize>(key: &[u64; W]) -> u64 {
 /// Asks for the cache line holding `value` without waiting for it (elsewhere than on x86-64,
 /// does nothing).
 #[inline(always)]
-fn prefetch<T>(value: &T) {
+pub(crate) fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     safe_arch::prefetch_t0(value);
     #[cfg(not(target_arch = "x86_64"))]
