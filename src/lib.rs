@@ -13,6 +13,7 @@
 //! - [`levels`]: every configuration of a tile puzzle of up to 16 cells, two bits each;
 //! - [`mtm`]: the multi-tile metric: its moves, lower bound, reference IDA* and notation;
 //! - [`notation`]: move strings in every notation fifteen prints, read back and replayed;
+//! - [`progress`]: the spinner of a long step, for the CLI and the library's builds;
 //! - [`random`]: seeded random walks and uniformly random solvable positions;
 //! - [`sliding`]: the breadth-first engine, Knuth's SLIDING for general sliding-block puzzles;
 //! - [`cli`]: the `fifteen` command line, one file per subcommand.
@@ -47,6 +48,7 @@ pub mod mtm;
 pub mod notation;
 pub mod plot;
 pub mod position;
+pub mod progress;
 pub mod prune;
 pub mod random;
 pub mod sliding;

@@ -20,7 +20,6 @@ use crate::prune::Prune;
 use crate::random::PositionSource;
 use crate::{korf100, korf50};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::process::Command;
 use std::time::Instant;
@@ -281,7 +280,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     let timeout = std::time::Duration::from_secs_f64(args.peer_timeout);
     // Positions can differ a thousandfold in time, so no estimate of the time left: the line
     // says what runs now, how many positions are done, and the time elapsed.
-    let bar = spinner();
+    let bar = crate::progress::spinner();
     let count = positions.len();
 
     // Check: every contestant once, with node counting, and the answers must agree.
@@ -450,17 +449,6 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
         return Err(Failure::NoSolution(String::new()));
     }
     Ok(())
-}
-
-/// The line that says what a comparison runs now (hidden when stderr is not a terminal).
-pub(crate) fn spinner() -> ProgressBar {
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(500));
-    bar
 }
 
 /// The timed rows as the flags ask (`--json`, `--csv`, else the table with its summary),

@@ -506,7 +506,7 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
         memory_limit: Some(args.selection.memory),
         ..SearchOptions::default()
     };
-    let bar = super::compare::spinner();
+    let bar = crate::progress::spinner();
     let count = positions.len();
     let mut problems = Vec::new();
     let mut rows: Vec<Row> = Vec::new();

@@ -126,7 +126,7 @@ pub fn load(
             None => eprintln!("building the {what} (not kept)"),
         }
     }
-    let bar = crate::cli::compare::spinner();
+    let bar = crate::progress::spinner();
     bar.set_message(format!("building the {what}"));
     let clock = std::time::Instant::now();
     let machine = Machine::build_for(depth, spelling);
