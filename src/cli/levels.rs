@@ -120,13 +120,6 @@ fn size_text(bytes: u64) -> String {
     }
 }
 
-fn metric_name(metric: Metric) -> &'static str {
-    match metric {
-        Metric::Stm => "single-tile",
-        Metric::Mtm => "multi-tile",
-    }
-}
-
 /// Refuses a run whose labels would not fit in `limit` bytes, or in the memory the system has
 /// available, before anything is taken.
 pub fn check_memory(grid: &Grid, limit: u64) -> Result<(), Failure> {
@@ -301,6 +294,14 @@ fn drive(
             )));
         };
         if found.size == 0 {
+            // Every configuration, once: the invariant of the enumeration, checked.
+            let total: u64 = enumeration.levels().iter().sum();
+            let all = enumeration.grid().configurations();
+            if total != all {
+                return Err(Failure::Disagreement(format!(
+                    "the levels add up to {total} configurations, not {all}: the enumeration is wrong"
+                )));
+            }
             return Ok(Ending::Complete);
         }
         bar.suspend(|| level(enumeration.grid(), d, &found))?;
@@ -349,7 +350,7 @@ fn run_on(args: &LevelsArgs, grid: Grid) -> Result<(), Failure> {
              with the blank at row {}, column {}: {} configurations, {} of memory.",
             grid.rows(),
             grid.cols(),
-            metric_name(args.metric),
+            crate::levels::metric_name(args.metric),
             grid.blank() / grid.cols() + 1,
             grid.blank() % grid.cols() + 1,
             grid.configurations(),
@@ -396,12 +397,6 @@ fn run_on(args: &LevelsArgs, grid: Grid) -> Result<(), Failure> {
         Vec::new()
     };
     let complete = matches!(ending, Ending::Complete);
-    if complete && total != grid.configurations() {
-        return Err(Failure::Disagreement(format!(
-            "the levels add up to {total} configurations, not {}: the enumeration is wrong",
-            grid.configurations()
-        )));
-    }
     if args.json {
         let report = serde_json::json!({
             "rows": grid.rows(),
@@ -417,13 +412,7 @@ fn run_on(args: &LevelsArgs, grid: Grid) -> Result<(), Failure> {
         writeln!(out, "{report}")?;
     } else {
         let which = if complete { "all" } else { "completed" };
-        let sizes: Vec<String> = levels.iter().map(u64::to_string).collect();
-        writeln!(
-            out,
-            "Level sizes ({which} distances 0..{radius}): {}",
-            sizes.join(" ")
-        )?;
-        writeln!(out, "Total: {total} configurations")?;
+        super::sliding::print_levels(&mut out, &levels, which)?;
         if complete {
             let count = last.size;
             let s = if count == 1 { "" } else { "s" };
@@ -458,7 +447,7 @@ fn run_on(args: &LevelsArgs, grid: Grid) -> Result<(), Failure> {
                 "{} x {}, {} metric",
                 grid.rows(),
                 grid.cols(),
-                metric_name(args.metric)
+                crate::levels::metric_name(args.metric)
             ),
             counts: levels,
             solution: None,
@@ -579,16 +568,8 @@ fn exhaust_tiles(
     if let ControlFlow::Break(error) = observer(Event::Distance(enumeration.distance() + 1)) {
         return Err(Failure::Output(error));
     }
-    let levels = enumeration.levels().to_vec();
-    let total: u64 = levels.iter().sum();
-    if total != enumeration.grid().configurations() {
-        return Err(Failure::Disagreement(format!(
-            "the levels add up to {total} configurations, not {}: the enumeration is wrong",
-            enumeration.grid().configurations()
-        )));
-    }
     Ok(Outcome::Exhausted {
-        levels,
+        levels: enumeration.levels().to_vec(),
         generated: 0,
     })
 }

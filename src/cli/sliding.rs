@@ -513,7 +513,11 @@ fn list() -> Result<(), Failure> {
 }
 
 /// `Level sizes (WHICH distances 0..d): …` and the total.
-fn print_levels(out: &mut impl Write, levels: &[u64], which: &str) -> std::io::Result<()> {
+pub(super) fn print_levels(
+    out: &mut impl Write,
+    levels: &[u64],
+    which: &str,
+) -> std::io::Result<()> {
     let sizes: Vec<String> = levels.iter().map(u64::to_string).collect();
     let total: u64 = levels.iter().sum();
     writeln!(

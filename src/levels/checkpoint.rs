@@ -39,10 +39,7 @@ pub enum CheckpointError {
 
 /// The run a checkpoint belongs to, in words.
 fn describe(rows: usize, cols: usize, blank: usize, metric: Metric) -> String {
-    let metric = match metric {
-        Metric::Stm => "single-tile",
-        Metric::Mtm => "multi-tile",
-    };
+    let metric = super::metric_name(metric);
     format!(
         "{rows}x{cols} in the {metric} metric with the blank starting at row {}, column {}",
         blank / cols + 1,

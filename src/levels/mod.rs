@@ -16,3 +16,13 @@ pub mod search;
 
 pub use grid::{Grid, GridError, MAX_CELLS};
 pub use search::{Enumeration, Level, FEW};
+
+use crate::mtm::Metric;
+
+/// The metric in words, as the output and the checkpoint's errors name it.
+pub fn metric_name(metric: Metric) -> &'static str {
+    match metric {
+        Metric::Stm => "single-tile",
+        Metric::Mtm => "multi-tile",
+    }
+}
