@@ -143,6 +143,21 @@ impl Grid {
         rank
     }
 
+    /// The Lehmer code of rank `rank` (digit `i`: the tiles after index `i` smaller than the
+    /// tile there, in `0..tiles − i`), and the order's parity (the digits' sum's).
+    pub fn lehmer(&self, mut rank: u64) -> (Order, u8) {
+        let tiles = self.tiles();
+        let mut digits = [0u8; MAX_CELLS];
+        let mut parity = 0;
+        for (i, digit) in digits[..tiles].iter_mut().enumerate() {
+            let f = self.factorial[tiles - 1 - i];
+            *digit = (rank / f) as u8;
+            rank %= f;
+            parity ^= *digit & 1;
+        }
+        (digits, parity)
+    }
+
     /// The order of rank `rank`, and its parity.
     pub fn unrank(&self, mut rank: u64) -> (Order, u8) {
         let tiles = self.tiles();

@@ -6,7 +6,9 @@
 //! expand level `d`, every block with a slot labelled `d`'s label is read. Its moves along a row
 //! stay in the block: their slots are found with a few shifts of its word, set in one atomic
 //! `or` with the expanded slots' *done*. Its moves along a column carry a tile into another
-//! order: their rank is found from the block's order, and their slot set by its own `or`.
+//! order: their rank is the block's with a few of its Lehmer digits rewritten ([`Step`]), and
+//! their slot is set by its own `or`. The digits are carried from block to block through a
+//! chunk ([`Counter`]): neither the tiles' order nor a division is needed between chunks.
 //!
 //! Invariant: when level `d + 1` is complete, the slots labelled with its label hold exactly the
 //! configurations at distance `d + 1`; every slot of a smaller distance is *done* or (level `d`
@@ -33,13 +35,13 @@ pub const FEW: usize = 64;
 const DONE: u32 = 3;
 
 /// What a level found: its size, its first configuration (by index) and, when it has at most
-/// [`FEW`], all of them.
+/// [`FEW`], all of them (read from the labels once the level is complete).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Level {
     pub size: u64,
     /// The least index (`block * cells + cell`) among them.
     pub first: u64,
-    /// Every index, in increasing order, when `size <= FEW`; otherwise some of them.
+    /// Every index, in increasing order, when `size <= FEW`; otherwise the first.
     pub few: Vec<u64>,
 }
 
@@ -59,10 +61,15 @@ pub struct Enumeration {
     has_left: u32,
     /// The cells of each row.
     rows: Vec<u32>,
-    /// The moves of the blank along its column, for each cell.
-    columns: Vec<Vec<Shift>>,
+    /// The moves of the blank along its column, for each cell, as steps of one row: the
+    /// first `column_steps[cell]` of `columns[cell]`.
+    columns: [[Step; 2 * MAX_CELLS]; MAX_CELLS],
+    column_steps: [u8; MAX_CELLS],
+    /// By the parity of a slot's order: its Lehmer digit of index `tiles − 2`, in place.
+    odd_digit: [u128; 2],
     /// `weight[i]`: the factorial of order index i's place, `(tiles − 1 − i)!`.
     weight: [u64; MAX_CELLS],
+    lows: Lows,
 }
 
 /// Bit `2c` for every slot `c` of `word` labelled `label`.
@@ -117,22 +124,23 @@ impl Enumeration {
         let rows = (0..grid.rows())
             .map(|r| (0..cols).fold(0u32, |m, c| m | 1 << (2 * (r * cols + c))))
             .collect();
-        let columns = (0..cells)
-            .map(|c| {
-                (0..grid.rows())
-                    .map(|r| r * cols + c % cols)
-                    .filter(|&to| {
-                        let rows_apart = (to / cols).abs_diff(c / cols);
-                        rows_apart == 1 || (metric == Metric::Mtm && rows_apart > 1)
-                    })
-                    .map(|to| Shift::new(cols, c, to))
-                    .collect()
-            })
-            .collect();
+        let reach = match metric {
+            Metric::Stm => 1,
+            Metric::Mtm => grid.rows() - 1,
+        };
+        let mut columns = [[Step::default(); 2 * MAX_CELLS]; MAX_CELLS];
+        let mut column_steps = [0; MAX_CELLS];
+        for c in 0..cells {
+            let steps = Step::chains(cols, cells, c, reach);
+            columns[c][..steps.len()].copy_from_slice(&steps);
+            column_steps[c] = steps.len() as u8;
+        }
+        let odd_digit = [0, 1 << (8 * (grid.tiles() - 2))];
         let weight = std::array::from_fn(|i| grid.factorial(grid.tiles().saturating_sub(i + 1)));
         let chunks = words.len().div_ceil(CHUNK);
         let label = Self::label(levels.len() as u32 - 1);
         Enumeration {
+            lows: Lows::new(&grid),
             grid,
             metric,
             words,
@@ -145,6 +153,8 @@ impl Enumeration {
             has_left,
             rows,
             columns,
+            column_steps,
+            odd_digit,
         }
     }
 
@@ -208,11 +218,10 @@ impl Enumeration {
         if stop.load(Relaxed) {
             return None;
         }
-        let mut few = tally.few;
-        few.sort_unstable();
+        let few = self.gather(to, tally.size);
         let level = Level {
             size: tally.size,
-            first: tally.first,
+            first: few.first().copied().unwrap_or(0),
             few,
         };
         if level.size > 0 {
@@ -222,11 +231,33 @@ impl Enumeration {
         Some(level)
     }
 
+    /// The indices of the slots labelled `to`, in increasing order: all of them when they are
+    /// at most [`FEW`], otherwise the first. The busy map names the chunks to read.
+    fn gather(&self, to: u32, size: u64) -> Vec<u64> {
+        let want = if size <= FEW as u64 { size as usize } else { 1 };
+        let cells = self.grid.cells() as u64;
+        let mut few = Vec::with_capacity(want);
+        for chunk in (0..self.busy.len()).filter(|&c| self.busy[c].load(Relaxed) & to as u8 != 0) {
+            let start = chunk * CHUNK;
+            let end = (start + CHUNK).min(self.words.len());
+            for block in start..end {
+                let mut slots = labelled(self.words[block].load(Relaxed), to, self.low);
+                while slots != 0 && few.len() < want {
+                    few.push(block as u64 * cells + u64::from(slots.trailing_zeros() / 2));
+                    slots &= slots - 1;
+                }
+                if few.len() == want {
+                    return few;
+                }
+            }
+        }
+        few
+    }
+
     fn expand_chunk(&self, chunk: usize, from: u32, to: u32, tally: &mut Tally) {
         let start = chunk * CHUNK;
         let end = (start + CHUNK).min(self.words.len());
-        let cells = self.grid.cells() as u64;
-        let mut walker = Walker::default();
+        let mut counter = Counter::default();
         let mut pending = Pending::default();
         for block in start..end {
             let word = self.words[block].load(Relaxed);
@@ -237,52 +268,66 @@ impl Enumeration {
             // Along the rows: in this word.
             let near = self.along_rows(front) & labelled(word, 0, self.low);
             let old = self.words[block].fetch_or((near * to) | (front * (DONE ^ from)), Relaxed);
-            let mut fresh = near & labelled(old, 0, self.low);
-            while fresh != 0 {
-                let slot = block as u64 * cells + u64::from(fresh.trailing_zeros() / 2);
-                tally.add(slot, &self.busy, to, self.grid.cells());
-                fresh &= fresh - 1;
+            let fresh = near & labelled(old, 0, self.low);
+            if fresh != 0 {
+                tally.add(fresh.count_ones(), block, &self.busy, to);
             }
             // Along the columns: into other blocks, their lines asked for now and written a
             // few dozen moves later.
-            let (order, parity) = walker.seek(&self.grid, block as u64);
-            let mut orders = Orders::new(block as u64, order, parity);
+            let (digits, parity) = counter.seek(&self.grid, &self.lows, block as u64);
             let mut cells_left = front;
             while cells_left != 0 {
                 let cell = (cells_left.trailing_zeros() / 2) as usize;
                 cells_left &= cells_left - 1;
-                let p = usize::from(self.grid.parity(cell));
-                for shift in &self.columns[cell] {
-                    let rank = orders.moved(self.grid.tiles(), &self.weight, p, shift);
+                self.along_columns(digits, parity, block as u64, cell, |rank, dest| {
                     let target = (rank / 2) as usize;
                     crate::sliding::bfs::prefetch(&self.words[target]);
-                    if pending.push(target, shift.dest) {
+                    if pending.push(target, dest) {
                         self.settle(&mut pending, to, tally);
                     }
-                }
+                });
             }
         }
         self.settle(&mut pending, to, tally);
         self.busy[chunk].fetch_and(!(from as u8), Relaxed);
     }
 
+    /// Visits the moves along a column from slot `cell` of `block`, given the Lehmer digits of
+    /// the block's even rank and that order's parity: each move's rank and the blank's cell.
+    #[inline(always)]
+    fn along_columns(
+        &self,
+        digits: u128,
+        parity: u8,
+        block: u64,
+        cell: usize,
+        mut visit: impl FnMut(u64, u8),
+    ) {
+        // The slot's order: the block's even rank's, or the odd one after it.
+        let odd = self.grid.parity(cell) ^ parity;
+        let start = digits | self.odd_digit[usize::from(odd)];
+        let base = 2 * block + u64::from(odd);
+        let (mut moved, mut rank) = (start.to_le_bytes(), base);
+        for step in &self.columns[cell][..usize::from(self.column_steps[cell])] {
+            if !step.chained {
+                (moved, rank) = (start.to_le_bytes(), base);
+            }
+            rank = rank.wrapping_add(step.rotate(&mut moved, &self.weight));
+            visit(rank, step.dest);
+        }
+    }
+
     /// Labels the unseen among the pending moves' slots.
     fn settle(&self, pending: &mut Pending, to: u32, tally: &mut Tally) {
-        let cells = self.grid.cells() as u64;
         for &(target, dest) in &pending.moves[..pending.len] {
             let shift = 2 * u32::from(dest);
-            let word = &self.words[target as usize];
+            let word = &self.words[target];
             if (word.load(Relaxed) >> shift) & 3 != 0 {
                 continue;
             }
             let old = word.fetch_or(to << shift, Relaxed);
             if (old >> shift) & 3 == 0 {
-                tally.add(
-                    target * cells + u64::from(dest),
-                    &self.busy,
-                    to,
-                    self.grid.cells(),
-                );
+                tally.add(1, target, &self.busy, to);
             }
         }
         pending.len = 0;
@@ -301,104 +346,105 @@ impl Enumeration {
     }
 }
 
-/// A move of the blank along a column, from a cell to another: the order indices `lo..=hi`
-/// it rewrites, and for each the index its tile comes from.
-#[derive(Clone, Debug)]
-struct Shift {
+/// One row of a move of the blank along its column: the order indices `a..=b` it rotates, and
+/// the blank's cell after it. A move of several rows (the multi-tile metric) is a chain of
+/// steps, each from where the one before left the blank.
+///
+/// The blank moving down, the tile below it comes up from index `b` to `a` and the tiles
+/// between move one index on; moving up, the tile above it goes down from `a` to `b`. The
+/// indices outside `a..=b` keep their tiles and their Lehmer digits (the tiles after them are
+/// the same set), so only the rank's digits `a..=b` change. And they can be found from the
+/// digits alone, without the tiles: the tile at `k` is smaller than the tile at `j > k` exactly
+/// when `d[k]` is at most the rank of `j`'s tile among the tiles after `k`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Step {
+    down: bool,
+    a: u8,
+    b: u8,
     dest: u8,
-    lo: usize,
-    source: Vec<u8>,
+    /// The step goes on from the configuration of the step before, not from the slot's.
+    chained: bool,
 }
 
-impl Shift {
-    fn new(cols: usize, from: usize, dest: usize) -> Shift {
-        // The cell at new index i is i (the blank moving down: the cells from `from` to
-        // `dest − 1`) or i + 1 (moving up). A cell of the blank's column takes the tile of
-        // the cell a row further on; the others keep theirs. Old indices skip `from`.
-        let (lo, hi) = (from.min(dest), from.max(dest) - 1);
-        let old_index = |cell: usize| if cell > from { cell - 1 } else { cell };
-        let source = (lo..=hi)
-            .map(|i| {
-                let cell = if dest > from { i } else { i + 1 };
-                let tile_from = if cell % cols != from % cols {
-                    cell
-                } else if dest > from {
-                    cell + cols
+impl Step {
+    /// The moves along the column of the blank in `cell`: up to `reach` rows each way.
+    fn chains(cols: usize, cells: usize, cell: usize, reach: usize) -> Vec<Step> {
+        let mut steps = Vec::new();
+        for down in [true, false] {
+            let mut at = cell;
+            for row in 0..reach {
+                let dest = if down {
+                    at + cols
                 } else {
-                    cell - cols
+                    at.wrapping_sub(cols)
                 };
-                old_index(tile_from) as u8
-            })
-            .collect();
-        Shift {
-            dest: dest as u8,
-            lo,
-            source,
+                if dest >= cells {
+                    break;
+                }
+                let (a, b) = if down {
+                    (at, at + cols - 1)
+                } else {
+                    (dest, at - 1)
+                };
+                steps.push(Step {
+                    down,
+                    a: a as u8,
+                    b: b as u8,
+                    dest: dest as u8,
+                    chained: row > 0,
+                });
+                at = dest;
+            }
         }
-    }
-}
-
-/// The two orders of a block (ranks `2k` and `2k + 1`), with what a move's rank needs: the
-/// rank and the tiles at and after each index, filled when a move first asks for a parity.
-struct Orders {
-    /// By parity: the block's order of that parity.
-    order: [Order; 2],
-    rank: [u64; 2],
-    ready: [bool; 2],
-    /// `after[p][i]`: the tiles at index `i` and after in `order[p]`.
-    after: [[u32; MAX_CELLS + 1]; 2],
-}
-
-impl Orders {
-    /// The orders of `block`, from its even rank's order and that order's parity.
-    fn new(block: u64, order: Order, parity: u8) -> Orders {
-        let p = usize::from(parity);
-        let mut orders = Orders {
-            order: [order; 2],
-            rank: [2 * block; 2],
-            ready: [false; 2],
-            after: [[0; MAX_CELLS + 1]; 2],
-        };
-        orders.rank[p ^ 1] += 1;
-        orders
+        steps
     }
 
-    fn fill(&mut self, tiles: usize, p: usize) {
-        if self.rank[p] % 2 == 1 {
-            self.order[p].swap(tiles - 2, tiles - 1);
+    /// Rewrites the Lehmer digits `d` of an order as the step moves its tiles, and returns the
+    /// change of the rank (mod 2⁶⁴) for the `weight`s of the indices.
+    fn rotate(&self, d: &mut Order, weight: &[u64; MAX_CELLS]) -> u64 {
+        let (a, b) = (usize::from(self.a), usize::from(self.b));
+        let mut delta = 0u64;
+        if self.down {
+            // The tile `t` at `b` goes to `a`. `r`: its rank among the tiles after `k`.
+            let mut r = d[b];
+            delta = delta.wrapping_sub(u64::from(r) * weight[b]);
+            for k in (a..b).rev() {
+                let old = d[k];
+                let smaller = u8::from(old <= r);
+                r += smaller;
+                // `t` no longer after it: one fewer, when `t` was smaller.
+                let new = old + smaller - 1;
+                delta = delta
+                    .wrapping_add(u64::from(new) * weight[k + 1])
+                    .wrapping_sub(u64::from(old) * weight[k]);
+                d[k + 1] = new;
+            }
+            d[a] = r;
+            delta.wrapping_add(u64::from(r) * weight[a])
+        } else {
+            // The tile `t` at `a` goes to `b`. `c`: the tiles smaller than `t` from `k` on.
+            let mut c = d[a];
+            delta = delta.wrapping_sub(u64::from(c) * weight[a]);
+            for k in a + 1..=b {
+                let old = d[k];
+                let smaller = u8::from(old < c);
+                c -= smaller;
+                // `t` now after it: one more, when `t` is smaller.
+                let new = old + 1 - smaller;
+                delta = delta
+                    .wrapping_add(u64::from(new) * weight[k - 1])
+                    .wrapping_sub(u64::from(old) * weight[k]);
+                d[k - 1] = new;
+            }
+            d[b] = c;
+            delta.wrapping_add(u64::from(c) * weight[b])
         }
-        for i in (0..tiles).rev() {
-            self.after[p][i] = self.after[p][i + 1] | 1 << self.order[p][i];
-        }
-        self.ready[p] = true;
-    }
-
-    /// The rank of the order after `shift`, from a slot of parity `p`. Only the indices it
-    /// rewrites change, and so only their digits of the rank (the Lehmer code: the tiles
-    /// after an index smaller than its own, times the factorial of its place).
-    fn moved(&mut self, tiles: usize, weight: &[u64; MAX_CELLS], p: usize, shift: &Shift) -> u64 {
-        if !self.ready[p] {
-            self.fill(tiles, p);
-        }
-        let order = &self.order[p];
-        let after = &self.after[p];
-        let mut left = after[shift.lo];
-        let mut rank = self.rank[p];
-        for (i, &source) in (shift.lo..).zip(&shift.source) {
-            let tile = order[usize::from(source)];
-            let old = order[i];
-            let digit = (left & ((1u32 << tile) - 1)).count_ones();
-            let old_digit = (after[i + 1] & ((1u32 << old) - 1)).count_ones();
-            rank = rank + u64::from(digit) * weight[i] - u64::from(old_digit) * weight[i];
-            left &= !(1 << tile);
-        }
-        rank
     }
 }
 
 /// Moves along a column waiting for their slot's line.
 struct Pending {
-    moves: [(u64, u8); PENDING],
+    moves: [(usize, u8); PENDING],
     len: usize,
 }
 
@@ -417,97 +463,146 @@ impl Default for Pending {
 impl Pending {
     /// Adds a move; `true` when they are now as many as can wait.
     fn push(&mut self, target: usize, dest: u8) -> bool {
-        self.moves[self.len] = (target as u64, dest);
+        self.moves[self.len] = (target, dest);
         self.len += 1;
         self.len == PENDING
     }
 }
 
-/// The order of a block's even rank, carried from block to block through a chunk: the next
-/// block's is two lexicographic successors on, found without the divisions of an unrank.
-#[derive(Default)]
-struct Walker {
-    /// The block whose order this is, once one is.
-    block: Option<u64>,
-    order: Order,
-    parity: u8,
+/// The last [`LOW`] Lehmer digits (all of them on a board of fewer tiles) for each value of
+/// the rank's part they make, `rank mod LOW!`, and their parity.
+struct Lows {
+    /// How many digits: the last `width` indices.
+    width: usize,
+    /// `width!`.
+    modulus: u64,
+    /// A byte a digit, the first index lowest.
+    digits: Vec<u128>,
+    parity: Vec<u8>,
 }
 
-/// Blocks a walker steps through rather than unrank afresh.
-const STRIDE: u64 = 4;
+/// Digits a [`Lows`] table holds: 720 entries.
+const LOW: usize = 6;
 
-impl Walker {
-    /// The even rank's order of `block` and its parity.
-    fn seek(&mut self, grid: &Grid, block: u64) -> (Order, u8) {
+impl Lows {
+    fn new(grid: &Grid) -> Lows {
+        let tiles = grid.tiles();
+        let width = tiles.min(LOW);
+        let modulus = grid.factorial(width);
+        let (digits, parity) = (0..modulus)
+            .map(|value| {
+                // The value's digits are the rank's of the order of `width` tiles it ranks.
+                let mut rest = value;
+                let mut digits = [0u8; MAX_CELLS];
+                let mut parity = 0;
+                for (j, digit) in digits[tiles - width..tiles].iter_mut().enumerate() {
+                    let f = grid.factorial(width - 1 - j);
+                    *digit = (rest / f) as u8;
+                    rest %= f;
+                    parity ^= *digit & 1;
+                }
+                (u128::from_le_bytes(digits), parity)
+            })
+            .unzip();
+        Lows {
+            width,
+            modulus,
+            digits,
+            parity,
+        }
+    }
+}
+
+/// The Lehmer digits of a block's even rank and their parity, carried from block to block
+/// through a chunk: the next block's rank is two on, which the last [`LOW`] digits take from a
+/// table, and the digit before them, with its carries, once in `LOW! / 2` blocks.
+#[derive(Default)]
+struct Counter {
+    /// The block whose digits these are, once one is.
+    block: Option<u64>,
+    /// The digits before the last `LOW` (those zero), and their parity.
+    high: Order,
+    high_parity: u8,
+    /// The rank mod `LOW!`.
+    low: u64,
+    /// The high digits as one number, a byte a digit (the first index lowest).
+    high_bits: u128,
+}
+
+/// Blocks a counter steps through rather than find afresh with divisions.
+const STRIDE: u64 = 64;
+
+impl Counter {
+    /// The digits of `block`'s even rank, a byte a digit (the first index lowest), and its
+    /// order's parity. (As one number, not an array: a copy of an array just written a byte
+    /// at a time waits for the writes to reach the cache, 12% of the time.)
+    fn seek(&mut self, grid: &Grid, lows: &Lows, block: u64) -> (u128, u8) {
+        let tiles = grid.tiles();
         match self.block {
             Some(at) if at <= block && block - at <= STRIDE => {
-                let tiles = grid.tiles();
-                for _ in at..block {
-                    self.parity ^= next_permutation(&mut self.order[..tiles]);
-                    self.parity ^= next_permutation(&mut self.order[..tiles]);
+                self.low += 2 * (block - at);
+                while self.low >= lows.modulus {
+                    self.low -= lows.modulus;
+                    self.carry(tiles - lows.width - 1, tiles);
                 }
             }
-            _ => (self.order, self.parity) = grid.unrank(2 * block),
+            _ => {
+                let (digits, parity) = grid.lehmer(2 * block);
+                self.low = (2 * block) % lows.modulus;
+                self.high = digits;
+                self.high[tiles - lows.width..].fill(0);
+                self.high_parity = parity ^ lows.parity[self.low as usize];
+                self.high_bits = u128::from_le_bytes(self.high);
+            }
         }
         self.block = Some(block);
-        (self.order, self.parity)
+        let low = self.low as usize;
+        (
+            self.high_bits | lows.digits[low],
+            self.high_parity ^ lows.parity[low],
+        )
+    }
+
+    /// Adds one to the high digit of index `i` (which can take it: the caller stays below the
+    /// last block).
+    fn carry(&mut self, mut i: usize, tiles: usize) {
+        loop {
+            self.high[i] += 1;
+            self.high_parity ^= 1;
+            if usize::from(self.high[i]) < tiles - i {
+                self.high_bits = u128::from_le_bytes(self.high);
+                return;
+            }
+            // Its base back to 0, and one into the digit before.
+            self.high_parity ^= ((tiles - i) & 1) as u8;
+            self.high[i] = 0;
+            i -= 1;
+        }
     }
 }
 
-/// Steps `order` to its lexicographic successor (which exists: the caller stays below the
-/// last rank) and returns the parity of the change.
-fn next_permutation(order: &mut [u8]) -> u8 {
-    let n = order.len();
-    let mut i = n - 1;
-    while i > 0 && order[i - 1] > order[i] {
-        i -= 1;
-    }
-    if i == 0 {
-        return 0;
-    }
-    let mut j = n - 1;
-    while order[j] < order[i - 1] {
-        j -= 1;
-    }
-    order.swap(i - 1, j);
-    order[i..].reverse();
-    // One swap, and the reversal's `(n − i) / 2`.
-    (1 + ((n - i) / 2) as u8) & 1
-}
-
-/// A thread's count of the configurations it found, with the least index and the first few.
+/// A thread's count of the configurations it found, and how many of them it has reported.
 #[derive(Default)]
 struct Tally {
     size: u64,
     reported: u64,
-    first: u64,
-    few: Vec<u64>,
 }
 
 impl Tally {
-    fn add(&mut self, slot: u64, busy: &[AtomicU8], label: u32, cells: usize) {
-        if self.size == 0 || slot < self.first {
-            self.first = slot;
-        }
-        self.size += 1;
-        if self.few.len() < FEW {
-            self.few.push(slot);
-        }
-        let chunk = (slot / cells as u64) as usize / CHUNK;
-        if busy[chunk].load(Relaxed) & label as u8 == 0 {
-            busy[chunk].fetch_or(label as u8, Relaxed);
+    /// Counts `found` configurations in `block`, and marks its chunk busy with `label`.
+    fn add(&mut self, found: u32, block: usize, busy: &[AtomicU8], label: u32) {
+        self.size += u64::from(found);
+        let chunk = &busy[block / CHUNK];
+        if chunk.load(Relaxed) & label as u8 == 0 {
+            chunk.fetch_or(label as u8, Relaxed);
         }
     }
 
-    fn merge(mut self, other: Tally) -> Tally {
-        if other.size > 0 && (self.size == 0 || other.first < self.first) {
-            self.first = other.first;
+    fn merge(self, other: Tally) -> Tally {
+        Tally {
+            size: self.size + other.size,
+            reported: self.reported + other.reported,
         }
-        self.size += other.size;
-        self.reported += other.reported;
-        self.few.extend(other.few);
-        self.few.truncate(FEW);
-        self
     }
 }
 
@@ -529,23 +624,36 @@ mod tests {
 
     #[test]
     fn a_move_s_rank_is_the_rank_of_the_moved_board_on_every_configuration() {
-        for (rows, cols) in [(3, 3), (2, 4), (4, 2), (2, 3), (3, 2)] {
+        let boards = [
+            (2, 2),
+            (3, 3),
+            (2, 4),
+            (4, 2),
+            (2, 3),
+            (3, 2),
+            (2, 5),
+            (5, 2),
+        ];
+        for (rows, cols) in boards {
             for metric in [Metric::Stm, Metric::Mtm] {
                 let grid = Grid::new(rows, cols, rows * cols - 1).unwrap();
                 let enumeration = Enumeration::new(grid.clone(), metric);
                 let cells = grid.cells();
-                let mut walker = Walker::default();
+                let mut counter = Counter::default();
                 for block in 0..grid.blocks() {
-                    let (order, parity) = walker.seek(&grid, block);
-                    assert_eq!((order, parity), grid.unrank(2 * block), "walker at {block}");
-                    let mut orders = Orders::new(block, order, parity);
+                    let (digits, parity) = counter.seek(&grid, &enumeration.lows, block);
+                    let (order, _) = grid.lehmer(2 * block);
+                    assert_eq!(
+                        (digits, parity),
+                        (u128::from_le_bytes(order), grid.unrank(2 * block).1),
+                        "counter at {block}"
+                    );
                     for cell in 0..cells {
                         let board = grid.board(block, cell);
                         assert_eq!(grid.slot(&board[..cells]), Some((block, cell)));
-                        let p = usize::from(grid.parity(cell));
-                        for shift in &enumeration.columns[cell] {
-                            let rank = orders.moved(grid.tiles(), &enumeration.weight, p, shift);
-                            let dest = usize::from(shift.dest);
+                        let mut moves = 0;
+                        enumeration.along_columns(digits, parity, block, cell, |rank, dest| {
+                            let dest = usize::from(dest);
                             let moved = slide(&board, cols, cell, dest);
                             assert_eq!(
                                 grid.slot(&moved[..cells]),
@@ -553,10 +661,31 @@ mod tests {
                                 "{rows}x{cols} {metric:?}: block {block}, cell {cell} to {dest}"
                             );
                             assert_eq!(grid.order(rank / 2, dest), grid.unrank(rank).0);
-                        }
+                            moves += 1;
+                        });
+                        let (row, others) = (cell / cols, rows - 1);
+                        let expected = match metric {
+                            Metric::Stm => usize::from(row > 0) + usize::from(row < others),
+                            Metric::Mtm => others,
+                        };
+                        assert_eq!(moves, expected, "{rows}x{cols} {metric:?}: cell {cell}");
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_counter_jumps_as_it_steps() {
+        let grid = Grid::new(3, 4, 0).unwrap();
+        let lows = Lows::new(&grid);
+        let mut counter = Counter::default();
+        let mut block = 0;
+        for gap in (0..4000).map(|i| [1, 2, 3, 7, 64, 65, 1000, 64, 64, 63][i % 10]) {
+            block += gap;
+            let (digits, parity) = counter.seek(&grid, &lows, block);
+            let (order, order_parity) = grid.lehmer(2 * block);
+            assert_eq!((digits, parity), (u128::from_le_bytes(order), order_parity));
         }
     }
 
