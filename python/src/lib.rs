@@ -25,6 +25,14 @@ create_exception!(
     "The position cannot reach the goal (fifteen's exit status 1)."
 );
 
+create_exception!(
+    _core,
+    Stopped,
+    PyRuntimeError,
+    "The search was stopped before its end: by --max-nodes or --time-limit (fifteen's exit \
+     status 3)."
+);
+
 /// A failure of the library as the Python exception that says the same line.
 fn raise(failure: Failure) -> PyErr {
     match failure {
@@ -32,6 +40,7 @@ fn raise(failure: Failure) -> PyErr {
         Failure::NoSolution(message) => NoSolution::new_err(message),
         Failure::Disagreement(message) => PyRuntimeError::new_err(message),
         Failure::Output(error) => PyOSError::new_err(error.to_string()),
+        Failure::Stopped { message, .. } => Stopped::new_err(message),
     }
 }
 
@@ -212,6 +221,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     cli::kept::keep_tables();
     module.add("__version__", fifteen::VERSION)?;
     module.add("NoSolution", module.py().get_type::<NoSolution>())?;
+    module.add("Stopped", module.py().get_type::<Stopped>())?;
     module.add_function(wrap_pyfunction!(solve, module)?)?;
     module.add_function(wrap_pyfunction!(shard_plan, module)?)?;
     module.add_function(wrap_pyfunction!(shard_run, module)?)?;

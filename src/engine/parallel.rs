@@ -19,7 +19,7 @@
 //! their results by the same rule.
 
 use crate::board::Direction;
-use crate::engine::{Live, SearchOptions};
+use crate::engine::{Live, SearchOptions, Stop};
 use crate::heuristic::pdb::{board_pieces, piece_cells, Entries, PatternDb, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Subtrees wanted per thread, so that threads finishing at different times stay busy.
-const SUBTREES_PER_THREAD: usize = 64;
+pub const SUBTREES_PER_THREAD: usize = 64;
 
 /// What one subtree (or a whole bound) yields: the nodes generated below its root and its
 /// solutions, each the moves (pieces pushed) from its root, in the engine's order.
@@ -211,9 +211,9 @@ pub fn cut_deeper(
     deeper: &dyn Fn(&[u8]) -> u32,
 ) -> (u64, Vec<Item>) {
     let (at, blank) = piece_cells(start);
-    let (values, entries) = heuristic.tables().map_or_else(Default::default, |db| {
-        (db.values(&at, blank), db.entries(&at))
-    });
+    let values = heuristic
+        .tables()
+        .map_or_else(Default::default, |db| db.values(&at, blank));
     let root = Subtree {
         root: *start,
         came: Direction::East,
@@ -223,6 +223,25 @@ pub fn cut_deeper(
         values,
         machine: prune::Machine::START,
     };
+    cut_below(engine, heuristic, &root, None, wanted, deeper)
+}
+
+/// The cut below `root` (the start, reached by no move, when `came` is `None`; else a
+/// subtree's root, reached by `came`), at the shallowest depth that gives at least `wanted`
+/// subtrees (or none deeper): the nodes above it, counted from `root` as a search of it counts
+/// them, and its items, their paths from the start.
+fn cut_below(
+    engine: &impl Splittable,
+    heuristic: &Heuristic,
+    root: &Subtree,
+    came: Option<Direction>,
+    wanted: usize,
+    deeper: &dyn Fn(&[u8]) -> u32,
+) -> (u64, Vec<Item>) {
+    let (at, _) = piece_cells(&root.root);
+    let entries = heuristic
+        .tables()
+        .map_or_else(Default::default, |db| db.entries(&at));
     let mut depth = 1;
     loop {
         let mut walk = Walk {
@@ -232,37 +251,36 @@ pub fn cut_deeper(
             nodes: 0,
             items: Vec::new(),
         };
-        walk.below(&root, &entries, None, depth);
+        walk.below(root, &entries, came, depth);
         let subtrees = walk
             .items
             .iter()
             .filter(|i| matches!(i.kind, Kind::Subtree(_)))
             .count();
-        if subtrees == 0 || subtrees >= wanted || depth >= happy + sad {
+        if subtrees == 0 || subtrees >= wanted || depth >= root.happy + root.sad {
             return (walk.nodes, walk.items);
         }
         depth += 1;
     }
 }
 
-/// Searches one bound (`happy` and `sad` moves from `start`) on `options.threads` threads:
-/// the solutions from the start in one thread's order (all, or the first) and the nodes.
+/// Searches one bound (`happy` and `sad` moves from `start`) cut into at least `wanted`
+/// subtrees (see [`SearchOptions::subtrees`]) on `options.threads` threads: the solutions from
+/// the start in one thread's order (all, or the first) and the nodes; `None` when
+/// `options.stop` stopped it before its answer (the nodes it spent told to the stop).
 pub fn search_bound(
     engine: &impl Splittable,
     start: &Position,
-    happy: u32,
-    sad: u32,
+    (happy, sad): (u32, u32),
+    wanted: usize,
     options: &SearchOptions,
-) -> Found {
+) -> Option<Found> {
     let (heuristic, all, threads) = (&options.heuristic, options.all, options.threads.max(1));
-    let (above, items) = cut(
-        engine,
-        heuristic,
-        start,
-        happy,
-        sad,
-        threads * SUBTREES_PER_THREAD,
-    );
+    let stop = options.stop.as_deref();
+    let (above, items) = cut(engine, heuristic, start, happy, sad, wanted);
+    if let Some(stop) = stop {
+        stop.spend(above);
+    }
     // The earliest item known to hold a solution: no item after it is started.
     let first = items
         .iter()
@@ -272,7 +290,7 @@ pub fn search_bound(
     let results = search_items(
         items.len(),
         first,
-        (threads, options.live.as_deref()),
+        (threads, options.live.as_deref(), stop),
         all,
         &|| engine.worker(),
         &|worker, i| match &items[i].kind {
@@ -291,22 +309,28 @@ pub fn search_bound(
             },
         },
     );
-    // Every item up to the first with a solution was searched (no thread passes `first`).
+    // Every item up to the first with a solution was searched (no thread passes `first`),
+    // unless the search was stopped.
     let befores = items.iter().map(|item| item.before);
     let merged = merge(above, befores.zip(results), all);
-    debug_assert!(merged.is_ok(), "an item before the answer was not searched");
-    merged.unwrap_or_default()
+    debug_assert!(
+        merged.is_ok() || stop.is_some_and(Stop::raised),
+        "an item before the answer was not searched"
+    );
+    merged.ok()
 }
 
 /// Searches `count` items of a cut on `threads` threads (this one among them), taking them in
 /// list order, each thread with a `worker` of its own: `search(worker, i)` is item `i`'s
 /// result, told to `live` as it comes. Unless `all`, no item after the earliest one known to
-/// hold a solution (`first` at the start, `usize::MAX` for none) is started. Returns each
-/// item's result, `None` for the items not searched.
+/// hold a solution (`first` at the start, `usize::MAX` for none) is started; and none once
+/// `stop` says so (each item's nodes are told to it, and an item whose search ended after the
+/// stop was raised is left out: the reference engines end theirs early). Returns each item's
+/// result, `None` for the items not searched.
 pub fn search_items<W>(
     count: usize,
     first: usize,
-    (threads, live): (usize, Option<&Live>),
+    (threads, live, stop): (usize, Option<&Live>, Option<&Stop>),
     all: bool,
     worker: &(dyn Fn() -> W + Sync),
     search: &(dyn Fn(&mut W, usize) -> Found + Sync),
@@ -320,11 +344,20 @@ pub fn search_items<W>(
     let work = || {
         let mut worker = worker();
         loop {
+            if stop.is_some_and(|stop| stop.should_stop(0)) {
+                break;
+            }
             let i = next.fetch_add(1, Ordering::SeqCst);
             if i >= count || i > first.load(Ordering::SeqCst) {
                 break;
             }
             let found = search(&mut worker, i);
+            if let Some(stop) = stop {
+                stop.spend(found.nodes);
+                if stop.raised() {
+                    break;
+                }
+            }
             if let Some(live) = live {
                 live.searched(found.nodes);
             }
