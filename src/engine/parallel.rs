@@ -320,6 +320,81 @@ pub fn search_bound(
     merged.ok()
 }
 
+/// Searches `subtree` as `engine.search` does (the same nodes and solutions, the moves from
+/// its root), but cut into pieces searched one after the other, the `stop` looked at between
+/// them: `None` when it stopped the search (the nodes spent told to it). The pieces' sizes are
+/// not known before: each is cut again unless the one before it at its depth took fewer than
+/// [`Stop::EVERY`] times 64 nodes (about 4 million), so that no piece much longer than that
+/// runs between two looks, whatever the subtree's size, at the price of a few thousand nodes
+/// of cuts a subtree.
+pub fn search_stopping<E: Splittable>(
+    engine: &E,
+    heuristic: &Heuristic,
+    subtree: &Subtree,
+    all: bool,
+    stop: &Stop,
+) -> Option<Found> {
+    let mut worker = engine.worker();
+    let mut found = pieces(engine, heuristic, &mut worker, subtree, all, stop)?;
+    let skip = subtree.path.len();
+    for moves in &mut found.solutions {
+        moves.drain(..skip.min(moves.len()));
+    }
+    Some(found)
+}
+
+/// Pieces a subtree is cut into at each depth of [`search_stopping`].
+const PIECES: usize = 8;
+
+/// [`search_stopping`]'s pieces of `subtree` (solutions as moves from the start).
+fn pieces<E: Splittable>(
+    engine: &E,
+    heuristic: &Heuristic,
+    worker: &mut E::Worker,
+    subtree: &Subtree,
+    all: bool,
+    stop: &Stop,
+) -> Option<Found> {
+    if stop.should_stop(0) {
+        return None;
+    }
+    let came = Some(subtree.came);
+    let (above, items) = cut_below(engine, heuristic, subtree, came, PIECES, &|_| 0);
+    stop.spend(above);
+    let mut results = Vec::with_capacity(items.len());
+    // The nodes of the piece before at this depth: a small one is followed by a whole one.
+    let mut before: Option<u64> = None;
+    for item in &items {
+        let found = match &item.kind {
+            Kind::Solution(moves) => Found {
+                nodes: 0,
+                solutions: vec![moves.clone()],
+            },
+            Kind::Subtree(piece) if before.is_some_and(|n| n < Stop::EVERY * 64) => {
+                if stop.should_stop(0) {
+                    return None;
+                }
+                let mut found = engine.search(worker, piece, all);
+                stop.spend(found.nodes);
+                for moves in &mut found.solutions {
+                    let mut whole = piece.path.clone();
+                    whole.append(moves);
+                    *moves = whole;
+                }
+                found
+            }
+            Kind::Subtree(piece) => pieces(engine, heuristic, worker, piece, all, stop)?,
+        };
+        before = Some(found.nodes);
+        let solved = !found.solutions.is_empty();
+        results.push((item.before, Some(found)));
+        if solved && !all {
+            break;
+        }
+    }
+    merge(above, results, all).ok()
+}
+
 /// Searches `count` items of a cut on `threads` threads (this one among them), taking them in
 /// list order, each thread with a `worker` of its own: `search(worker, i)` is item `i`'s
 /// result, told to `live` as it comes. Unless `all`, no item after the earliest one known to
