@@ -424,3 +424,41 @@ def test_a_cancelled_task_stops_within_seconds(cluster):
     with running.client() as client:
         assert seconds_to_run_another(client) < 10
 
+def test_a_journal_is_resumed_by_a_cluster_of_another_shape(cluster, tmp_path):
+    """Issue 53: the plan of a bound depends on the cluster's threads (16 items a thread), so
+    a driver started again on its journal after losing a worker planned other items and
+    silently ran everything again. It now takes the journal's plans: a journal of two workers,
+    resumed by one, runs none of the items it holds."""
+    running = cluster()
+    wait_workers(running, 2)
+    journal = tmp_path / "journal"
+    # The default --items, which depends on the cluster.
+    command = [sys.executable, "-m", "fifteen.dask", "solve", LARGER, "--heuristic", "manhattan"]
+    command += ["--task-nodes", "1", "--scheduler", running.address, "--journal", str(journal)]
+    first = subprocess.Popen(command, cwd=running.folder, start_new_session=True)
+
+    def journaled():
+        return {
+            (folder.name, int(result.stem))
+            for folder in journal.glob("*-*")
+            if folder.is_dir()
+            for result in folder.glob("*.json")
+        }
+
+    wait_for(lambda: len(journaled()) >= 150, "results in the journal")
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    kept = journaled()
+    # One of the two workers (its nanny and its process) goes.
+    os.killpg(running.processes[2].pid, signal.SIGKILL)
+    with running.client() as client:
+        wait_for(lambda: len(client.scheduler_info(n_workers=-1)["workers"]) == 1, "one worker")
+    second = subprocess.run(
+        command, cwd=running.folder, capture_output=True, text=True, timeout=300
+    )
+    assert second.returncode == 0, second.stderr
+    assert untimed(second.stdout) == one_thread(LARGER, "--heuristic", "manhattan")
+    taken = sum(int(n) for n in re.findall(r"(\d+) from the journal", second.stderr))
+    assert taken == len(kept), second.stderr
+    assert "(the journal's plan)" in second.stderr
+

@@ -142,6 +142,29 @@ def journaled(folder, plan_id):
     return results
 
 
+# What makes two plans plans of the same bound of the same search (their cuts aside).
+SAME_SEARCH = (
+    "format", "version", "board", "position", "convention", "engine", "heuristic", "prune",
+    "tables", "bound", "happy", "sad", "all",
+)
+
+
+def journal_plan(path, fresh):
+    """The plan kept at `path` by an earlier driver, if it is a plan of the same bound of the
+    same search as the plan `fresh` (JSON): its text; else None. Its cut may differ from
+    fresh's (another cluster cuts another number of items), and its results are kept under
+    its own id."""
+    try:
+        kept = read(path)
+        plan = json.loads(kept)
+    except (OSError, ValueError):
+        return None
+    new = json.loads(fresh)
+    if not isinstance(plan, dict) or any(plan.get(k) != new.get(k) for k in SAME_SEARCH):
+        return None
+    return kept
+
+
 def bound(args, client, journal, number, flags, past):
     """Plans, runs and merges one bound; returns (merge's lines, the plan, its results)."""
     import fifteen
@@ -159,8 +182,13 @@ def bound(args, client, journal, number, flags, past):
         if isinstance(error, fifteen.NoSolution):
             raise
         raise Failure(str(error)) from None
-    # The same bound gives the same plan: a driver started again finds its results' id.
-    write(plan_path, plan_text)
+    # A driver started again on its journal searches the journal's plan of the bound, which
+    # names its results, whatever the cluster now (the cut depends on its threads).
+    kept_plan = journal_plan(plan_path, plan_text)
+    if kept_plan is None:
+        write(plan_path, plan_text)
+    else:
+        plan_text = kept_plan
     plan = json.loads(plan_text)
     folder = os.path.join(journal, plan["id"])
     os.makedirs(folder, exist_ok=True)
@@ -218,8 +246,9 @@ def bound(args, client, journal, number, flags, past):
             progress.clear()
     nodes = sorted(result["nodes"] for result in results.values())
     spread = nodes and f", nodes an item {nodes[0]}, {nodes[len(nodes) // 2]}, {nodes[-1]}"
+    reused = " (the journal's plan)" if kept_plan else ""
     print(
-        f"bound {plan['bound']}: {len(plan['items'])} items, {kept} from the journal, "
+        f"bound {plan['bound']}: {len(plan['items'])} items{reused}, {kept} from the journal, "
         f"{ran} run in {len(tasks)} tasks{spread or ''}",
         file=sys.stderr,
         flush=True,
