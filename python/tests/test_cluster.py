@@ -169,9 +169,7 @@ def test_two_workers_give_the_lines_of_one_thread(cluster):
     assert untimed(stdout) == one_thread(SMALL, "--heuristic", "manhattan")
     assert untimed(stdout)[-1].startswith("Solution in 34+6 moves: ")
     # The bounds were cut and run on the workers, in batches of items.
-    ran = re.findall(
-        r"bound \d+\+\d+: (\d+) items, 0 from the journal, (\d+) run in (\d+) tasks", stderr
-    )
+    ran = re.findall(r"bound \d+\+\d+: (\d+) items, (\d+) run in (\d+) tasks", stderr)
     assert len(ran) == 7, stderr
     assert sum(int(r[1]) for r in ran) >= 100 and any(int(r[1]) > int(r[2]) for r in ran), stderr
 
@@ -462,3 +460,31 @@ def test_a_journal_is_resumed_by_a_cluster_of_another_shape(cluster, tmp_path):
     assert taken == len(kept), second.stderr
     assert "(the journal's plan)" in second.stderr
 
+
+def test_the_bound_lines_say_what_ran(cluster):
+    """Issue 53: the bound lines said `0 from the journal` without --journal, and `54 items,
+    2 run in 20 tasks` when most of the tasks had been cancelled. Now the journal is named
+    only with --journal, the tasks counted are those that ran, and those cancelled once the
+    bound was settled are said with their items."""
+    running = cluster()
+    wait_workers(running, 2)
+    stdout, stderr = finish(running.driver(LARGER))
+    lines = [line for line in stderr.splitlines() if line.startswith("bound ")]
+    assert len(lines) == len(stdout.splitlines()) == 11, stderr
+    shape = re.compile(
+        r"bound \d+\+\d+: (\d+) items, (\d+) run in (\d+) tasks?"
+        r"(?:, (\d+) tasks? of (\d+) items? cancelled, not needed)?(?:, nodes an item .*)?"
+    )
+    for number, line in enumerate(lines):
+        assert "journal" not in line, line
+        found = shape.fullmatch(line)
+        assert found, line
+        items, ran, tasks = (int(n) for n in found.groups()[:3])
+        # Every task that ran searched one item at least.
+        assert tasks <= ran <= items, line
+        if number < len(lines) - 1:
+            # A bound without solution needs every item: all run, nothing is cancelled.
+            assert ran == items and (tasks > 0) == (items > 0), line
+            assert found.group(4) is None, line
+        elif found.group(4):
+            assert ran + int(found.group(5)) <= items, line

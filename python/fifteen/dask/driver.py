@@ -200,7 +200,7 @@ def bound(args, client, journal, number, flags, past):
         if i not in results and (item["happy"], item["sad"]) != (0, 0)
     ]
     tasks = cut.batches(plan, pending, past, threads) if not cut.settled(plan, results) else []
-    ran = 0
+    ran, done, cancelled = 0, 0, []
     # Every bound: a worker may have joined since the last.
     check_workers(client, plan_text, args.tables)
     if tasks:
@@ -238,18 +238,22 @@ def bound(args, client, journal, number, flags, past):
                     results[i] = json.loads(text)
                     nodes += results[i]["nodes"]
                     ran += 1
+                done += 1
                 progress.task_done(nodes)
                 if cut.settled(plan, results):
+                    # The rest is not needed: its tasks stop (a running one within seconds).
+                    cancelled = [
+                        items for items, f in zip(tasks, futures) if not f.done()
+                    ]
                     client.cancel([f for f in futures if not f.done()])
                     break
         finally:
             progress.clear()
     nodes = sorted(result["nodes"] for result in results.values())
     spread = nodes and f", nodes an item {nodes[0]}, {nodes[len(nodes) // 2]}, {nodes[-1]}"
-    reused = " (the journal's plan)" if kept_plan else ""
     print(
-        f"bound {plan['bound']}: {len(plan['items'])} items{reused}, {kept} from the journal, "
-        f"{ran} run in {len(tasks)} tasks{spread or ''}",
+        bound_line(plan, (args.journal is not None, kept_plan is not None, kept), ran, done,
+                   cancelled) + (spread or ""),
         file=sys.stderr,
         flush=True,
     )
@@ -259,6 +263,26 @@ def bound(args, client, journal, number, flags, past):
     except ValueError as error:
         raise Failure(str(error)) from None
     return lines, plan, results
+
+
+def bound_line(plan, journaled, ran, done, cancelled):
+    """The summary of a bound on stderr: its items (with `--journal`, whether the plan was the
+    journal's and how many results it held), the items run and the tasks that ran them, and
+    the tasks cancelled once the bound was settled, with their items."""
+    journal, reused, kept = journaled
+    line = f"bound {plan['bound']}: {len(plan['items'])} items"
+    if journal:
+        line += " (the journal's plan)" if reused else ""
+        line += f", {kept} from the journal"
+    line += f", {ran} run in {done} task{'' if done == 1 else 's'}"
+    if cancelled:
+        count = len(cancelled)
+        items = sum(len(task) for task in cancelled)
+        line += (
+            f", {count} task{'' if count == 1 else 's'} of {items} item"
+            f"{'' if items == 1 else 's'} cancelled, not needed"
+        )
+    return line
 
 
 def solve(args, client, journal):
