@@ -42,11 +42,14 @@ def shard_plan(
     return _core.shard_plan(words)
 
 
-def shard_run(plan, items, tables=None):
+def shard_run(plan, items, tables=None, stop=None):
     """The results (JSON texts) of the items `items` of `plan` (JSON text), searched in this
     order with the tables of `tables` (default: $FIFTEEN_TABLES, else the cache); none after
-    an item that holds a solution, unless the plan lists every solution."""
-    return _core.shard_run(plan, [int(i) for i in items], None if tables is None else str(tables))
+    an item that holds a solution, unless the plan lists every solution. `stop`, a callable
+    without arguments, is asked every 0.2 s while the search runs (without the GIL): once it
+    returns true the search ends within a few million nodes and `Stopped` is raised."""
+    tables = None if tables is None else str(tables)
+    return _core.shard_run(plan, [int(i) for i in items], tables, stop)
 
 
 def shard_check(plan, tables=None):

@@ -94,12 +94,15 @@ def solve(
     goal=None,
     order=None,
     memory=None,
+    time_limit=None,
+    max_nodes=None,
     live=False,
 ):
     """The optimal solution of `position` (a string as the command line takes it, or a
     sequence of tiles, 0 the blank) as a `Solved`, with the options of `fifteen solve`. The
     search runs without the GIL; with `live` the bound lines go to stderr as they finish, and
-    the progress line too on a terminal."""
+    the progress line too on a terminal. A search that reaches `time_limit` (seconds, or a
+    duration such as "10m") or `max_nodes` raises `Stopped` with the binary's line."""
     words = ["solve", *position_words(position)]
     words += flags(
         size=size,
@@ -114,6 +117,8 @@ def solve(
         goal=goal,
         order=order,
         memory=memory,
+        time_limit=time_limit,
+        max_nodes=max_nodes,
     )
     return Solved.of(json.loads(_core.solve(words, live)))
 

@@ -13,16 +13,27 @@
 //! written here.
 
 use fifteen::cli::{self, shard, Cli, Command, Failure};
+use fifteen::engine::{Cause, Stop};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::Duration;
 
 create_exception!(
     _core,
     NoSolution,
     PyValueError,
     "The position cannot reach the goal (fifteen's exit status 1)."
+);
+
+create_exception!(
+    _core,
+    Stopped,
+    PyRuntimeError,
+    "The search was stopped before its end: by --max-nodes or --time-limit (fifteen's exit \
+     status 3), or because its caller no longer wanted it (shard_run's stop)."
 );
 
 /// A failure of the library as the Python exception that says the same line.
@@ -32,7 +43,56 @@ fn raise(failure: Failure) -> PyErr {
         Failure::NoSolution(message) => NoSolution::new_err(message),
         Failure::Disagreement(message) => PyRuntimeError::new_err(message),
         Failure::Output(error) => PyOSError::new_err(error.to_string()),
+        Failure::Stopped { message, .. } => Stopped::new_err(message),
     }
+}
+
+/// How often a search's `stop` callable is asked whether to go on.
+const POLL: Duration = Duration::from_millis(200);
+
+/// Runs `search` (without the GIL) on a thread of its own while this one asks the Python
+/// callable `stop` every [`POLL`] whether to stop, and looks at Python's signals (Ctrl-C):
+/// either raises `flag` (the search, which looks at it every few million nodes, then ends).
+/// The search's result, or the error of `stop` or of a signal.
+fn watched<T: Send>(
+    py: Python<'_>,
+    flag: &Stop,
+    stop: &Py<PyAny>,
+    search: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let mut failed = None;
+    let result = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = mpsc::channel();
+            let searching = scope.spawn(move || {
+                let result = search();
+                let _ = done.send(());
+                result
+            });
+            while let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(POLL) {
+                if flag.raised() {
+                    continue;
+                }
+                let asked = Python::attach(|py| {
+                    py.check_signals()?;
+                    stop.call0(py)?.is_truthy(py)
+                });
+                match asked {
+                    Ok(false) => {}
+                    Ok(true) => flag.raise(Cause::Cancelled),
+                    Err(error) => {
+                        failed = Some(error);
+                        flag.raise(Cause::Interrupt);
+                    }
+                }
+            }
+            searching.join()
+        })
+    });
+    if let Some(error) = failed {
+        return Err(error);
+    }
+    result.map_err(|_| PyRuntimeError::new_err("the search's thread panicked"))
 }
 
 /// The command line `argv` (without the program's name) as the binary reads it.
@@ -114,30 +174,39 @@ fn plan_name(plan: &shard::Plan) -> String {
 
 /// `fifteen shard run` of the items `items` of the plan `plan` (JSON) with the tables of
 /// `tables`: each item's result as JSON, in the order searched (none after an item with a
-/// solution, unless the plan lists every solution).
+/// solution, unless the plan lists every solution). With `stop`, a callable asked every 0.2 s
+/// (with the GIL) while the search runs without it: once it returns true, the search ends
+/// within a few million nodes (seconds at most) and `Stopped` is raised; Ctrl-C (Python's
+/// signals) ends it too, raising `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (plan, items, tables=None))]
+#[pyo3(signature = (plan, items, tables=None, stop=None))]
 fn shard_run(
     py: Python<'_>,
     plan: &str,
     items: Vec<usize>,
     tables: Option<PathBuf>,
+    stop: Option<Py<PyAny>>,
 ) -> PyResult<Vec<String>> {
     let plan = read_plan(plan).map_err(raise)?;
+    let flag = Stop::new(None, None);
     let mut results = Vec::new();
-    py.detach(|| {
+    let mut search = |flag: Option<&Stop>| {
         shard::run_items(
             &plan,
             &plan_name(&plan),
             &items,
-            tables.as_deref(),
+            (tables.as_deref(), flag),
             &mut |result| {
                 let text = serde_json::to_string(&result).map_err(Failure::bad_input)?;
                 results.push(text);
                 Ok(())
             },
         )
-    })
+    };
+    match &stop {
+        None => py.detach(|| search(None)),
+        Some(stop) => watched(py, &flag, stop, || search(Some(&flag)))?,
+    }
     .map_err(raise)?;
     Ok(results)
 }
@@ -212,6 +281,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     cli::kept::keep_tables();
     module.add("__version__", fifteen::VERSION)?;
     module.add("NoSolution", module.py().get_type::<NoSolution>())?;
+    module.add("Stopped", module.py().get_type::<Stopped>())?;
     module.add_function(wrap_pyfunction!(solve, module)?)?;
     module.add_function(wrap_pyfunction!(shard_plan, module)?)?;
     module.add_function(wrap_pyfunction!(shard_run, module)?)?;

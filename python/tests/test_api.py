@@ -306,3 +306,59 @@ def test_the_binary_and_the_package_share_plans_and_results(tmp_path):
     # The same item gives the same result, but the file's final line end.
     assert files[0].name == "0.json"
     assert fifteen.shard_run(plan, [0]) == [files[0].read_text().rstrip("\n")]
+
+
+# The transposition: minutes of search with Manhattan distance in its later bounds.
+LONG = "159d26ae37bf48c0"
+
+
+@pytest.mark.parametrize("engine", ["automaton", "ida"])
+@pytest.mark.parametrize("position, heuristic", [CASES[3], CASES[4], CASES[0]])
+def test_a_stop_that_never_says_so_changes_no_result(tables, engine, position, heuristic):
+    """shard_run with a stop searches each item in pieces, looking at the stop between them:
+    every result is the same bytes as without it, bound after bound."""
+    bound = None
+    while True:
+        plan = fifteen.shard_plan(
+            position, bound=bound, items=8, engine=engine, heuristic=heuristic, tables=tables
+        )
+        items = list(range(len(json.loads(plan)["items"])))
+        plain = fifteen.shard_run(plan, items, tables)
+        assert fifteen.shard_run(plan, items, tables, stop=lambda: False) == plain
+        merged = fifteen.shard_merge(plan, plain)
+        nexts = [line.split(": ")[1] for line in merged if line.startswith("next bound: ")]
+        if not nexts:
+            break
+        bound = nexts[0]
+
+
+def test_a_stop_ends_a_long_item_within_seconds():
+    """An item of minutes (the transposition's bound 53+13 cut into three subtrees) ends
+    within seconds of its stop saying so, raising Stopped; the stop was asked while the
+    search ran without the GIL."""
+    plan = fifteen.shard_plan(LONG, bound="53+13", items=1, heuristic="manhattan")
+    start = time.monotonic()
+    asked = []
+
+    def after_a_second():
+        asked.append(time.monotonic() - start)
+        return asked[-1] > 1.0
+
+    with pytest.raises(fifteen.Stopped, match=r"item 0: stopped by cancellation in bound 53\+13"):
+        fifteen.shard_run(plan, [0], stop=after_a_second)
+    seconds = time.monotonic() - start
+    assert len(asked) >= 5 and asked[-1] > 1.0
+    assert seconds < 1.0 + 5.0, f"stopped {seconds - asked[-1]:.1f} s after the stop said so"
+
+
+def test_a_limit_raises_stopped_with_the_binarys_line():
+    with pytest.raises(fifteen.Stopped) as raised:
+        fifteen.solve("d68cfe0ab7459132", heuristic="manhattan", threads=1, max_nodes=1_000_000)
+    status, _, err = cli(
+        "solve", "d68cfe0ab7459132", "--heuristic", "manhattan", "--threads", "1",
+        "--max-nodes", "1000000", check=False,
+    )
+    assert status == 3
+    # The same line, times aside.
+    untimed = lambda line: re.sub(r" in \d+\.\d\d sec$", "", line)  # noqa: E731
+    assert untimed(str(raised.value)) == untimed(err.strip())

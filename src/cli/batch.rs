@@ -2,14 +2,18 @@
 //!
 //! Each position gets one result (its solution line prefixed by the position, or one JSON
 //! object per line), then a summary line: positions, total nodes, total seconds. A bad line is
-//! named by its number on stderr and the others are still solved. Exit status: 2 if any line
-//! was bad input, else 1 if any position has no solution, else 0.
+//! named by its number on stderr and the others are still solved. `--max-nodes` and
+//! `--time-limit` hold for each position: one that reaches them gets the line of its stop
+//! (`POSITION: stopped by …`) and the next is searched; Ctrl-C stops the position being
+//! searched and ends the batch. Exit status: 2 if any line was bad input, else 130 after
+//! Ctrl-C, else 3 if a limit stopped a position, else 1 if any position has no solution, else
+//! 0.
 
 use super::live::{around, Ticker};
 use super::solve::{convention_hint, heuristic_for, json_report, solution_text, SolveArgs};
 use super::Failure;
 use crate::board::Board;
-use crate::engine::{EngineError, Live, SearchOptions, SearchOutcome, Solution};
+use crate::engine::{Cause, EngineError, Live, SearchOptions, SearchOutcome, Solution, Stopped};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use std::collections::HashMap;
@@ -49,6 +53,27 @@ pub enum Line {
     Unsolvable,
     /// Searched: the outcome, and its JSON object with `--json`.
     Solved(SearchOutcome, Option<serde_json::Value>),
+    /// Stopped before its end (`--max-nodes`, `--time-limit`, Ctrl-C).
+    Stopped(Stopped),
+}
+
+impl Line {
+    /// What a search's `result` comes to: its outcome (its JSON object made by `report` with
+    /// `--json`), its stop, or the engine's refusal as a bad line.
+    pub fn of(
+        result: Result<SearchOutcome, EngineError>,
+        json: bool,
+        report: &dyn Fn(&SearchOutcome) -> serde_json::Value,
+    ) -> Line {
+        match result {
+            Ok(outcome) => {
+                let report = json.then(|| report(&outcome));
+                Line::Solved(outcome, report)
+            }
+            Err(EngineError::Stopped(stopped)) => Line::Stopped(stopped),
+            Err(error) => Line::Bad(error.to_string()),
+        }
+    }
 }
 
 /// A metric's solver of one position, told where to tell its progress.
@@ -68,7 +93,8 @@ pub fn solve_lines(
     solve: &mut Solver,
 ) -> Result<(), Failure> {
     let contents = read(file)?;
-    let (mut bad, mut unsolvable) = (0usize, 0usize);
+    let (mut bad, mut unsolvable, mut stopped) = (0usize, 0usize, 0usize);
+    let mut interrupted = false;
     let (mut positions, mut nodes, mut seconds) = (0usize, 0u64, 0.0f64);
     let mut out = super::out();
     let (progress, live) = Ticker::start().unzip();
@@ -106,6 +132,18 @@ pub fn solve_lines(
                     write_result(&mut out, number, &start, args, &outcome, report, text)
                 })?;
             }
+            Line::Stopped(stop) => {
+                stopped += 1;
+                nodes += stop.nodes.unwrap_or(0);
+                seconds += stop.seconds;
+                around(ticker, || {
+                    report_stopped(&mut out, number, &start, args, &stop)
+                })?;
+                if stop.cause == Cause::Interrupt {
+                    interrupted = true;
+                    break;
+                }
+            }
         }
     }
     drop(progress);
@@ -114,8 +152,28 @@ pub fn solve_lines(
         args.json,
         file,
         (positions, nodes, seconds),
-        (bad, unsolvable),
+        (bad, unsolvable, stopped, interrupted),
     )
+}
+
+/// Says that the search of line `number` was stopped: `POSITION: stopped by …`, or its JSON
+/// object with `--json`.
+fn report_stopped(
+    out: &mut dyn Write,
+    number: usize,
+    start: &Position,
+    args: &SolveArgs,
+    stopped: &Stopped,
+) -> std::io::Result<()> {
+    if args.json {
+        let mut report =
+            super::solve::stopped_report(start, args.board.convention, stopped, Vec::new());
+        report["line"] = number.into();
+        writeln!(out, "{report}")?;
+    } else {
+        writeln!(out, "{}: {stopped}", start.notation(args.board.convention))?;
+    }
+    out.flush()
 }
 
 /// `fifteen solve --file` in the single-tile metric: the tables loaded once per board.
@@ -148,22 +206,17 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
             threads,
             split_after: crate::engine::SPLIT_AFTER,
             live,
-        };
-        Ok(
-            match super::GoalArgs::engine(goal.as_ref(), args.engine.engine()).solve(
-                start,
-                &options,
-                &mut |_| {},
-            ) {
-                Ok(outcome) => {
-                    let report = args
-                        .json
-                        .then(|| json_report(start, args, &options.heuristic, &outcome));
-                    Line::Solved(outcome, report)
-                }
-                Err(error) => Line::Bad(error.to_string()),
+            stop: match args.engine {
+                crate::engine::EngineKind::Bfs => None,
+                _ => args.stop(),
             },
-        )
+        };
+        let _interruptible = options.stop.as_ref().map(super::live::interruptible);
+        let engine = super::GoalArgs::engine(goal.as_ref(), args.engine.engine());
+        let result = engine.solve(start, &options, &mut |_| {});
+        Ok(Line::of(result, args.json, &|outcome| {
+            json_report(start, args, &options.heuristic, outcome)
+        }))
     })
 }
 
@@ -225,28 +278,53 @@ fn report_unsolvable(
     Ok(())
 }
 
-/// The summary line of a batch (`N positions solved, NODES nodes, T sec`, on stderr with
-/// `--json`) and its exit status: bad lines first, then positions without solution.
+/// The summary line of a batch (`N positions solved, NODES nodes, T sec`, with `K stopped`
+/// after the positions when a limit or Ctrl-C stopped some; on stderr with `--json`) and its
+/// exit status: bad lines first, then Ctrl-C, then positions stopped by a limit, then
+/// positions without solution.
 fn close(
     out: &mut dyn Write,
     json: bool,
     file: &Path,
     (positions, nodes, seconds): (usize, u64, f64),
-    (bad, unsolvable): (usize, usize),
+    (bad, unsolvable, stopped, interrupted): (usize, usize, usize, bool),
 ) -> Result<(), Failure> {
     let plural = if positions == 1 { "" } else { "s" };
-    let summary = format!("{positions} position{plural} solved, {nodes} nodes, {seconds:.2} sec");
+    let stops = match stopped {
+        0 => String::new(),
+        n => format!(", {n} stopped"),
+    };
+    let summary =
+        format!("{positions} position{plural} solved{stops}, {nodes} nodes, {seconds:.2} sec");
     if json {
         eprintln!("{summary}");
     } else {
         writeln!(out, "{summary}")?;
     }
+    let stopped_line = |why: &str| {
+        format!(
+            "{stopped} position{} of {} stopped {why} before {}",
+            if stopped == 1 { "" } else { "s" },
+            file.display(),
+            if stopped == 1 { "its end" } else { "their end" }
+        )
+    };
     if bad > 0 {
         Err(Failure::BadInput(format!(
             "{bad} bad line{} in {}",
             if bad == 1 { "" } else { "s" },
             file.display()
         )))
+    } else if interrupted {
+        Err(Failure::Stopped {
+            message: stopped_line("(the last by Ctrl-C)"),
+            interrupted: true,
+        })
+    } else if stopped > 0 {
+        Err(Failure::Stopped {
+            message: stopped_line("by a limit"),
+            interrupted: false,
+        })
     } else if unsolvable > 0 {
         Err(Failure::NoSolution(String::new()))
     } else {

@@ -2,11 +2,16 @@
 //! [`crate::engine::Live`]) has been searched for a second, one line on stderr tells the
 //! bound, its time, the nodes of the subtrees searched so far (where the engine counts them)
 //! and how many they are, redrawn a few times a second by a thread of its own, and from then
-//! on each bound from its start. Ctrl-C leaves the line as it was and ends it before the
-//! process ends. The bound lines on stdout are printed around it ([`Ticker::suspend`]); when
-//! stderr is not a terminal there is no line (and no ticker: see [`Ticker::start`]).
+//! on each bound from its start. The bound lines on stdout are printed around it
+//! ([`Ticker::suspend`]); when stderr is not a terminal there is no line (and no ticker: see
+//! [`Ticker::start`]).
+//!
+//! Ctrl-C in the binary ([`catch_interrupts`]) stops the search that runs
+//! ([`interruptible`]), on any engine, at its next look at its [`Stop`]: the command leaves the
+//! line as it was, ends it, says where the search stopped, and exits with status 130. A second
+//! Ctrl-C, or one while no search runs, ends the line and the process at once (status 130).
 
-use crate::engine::Live;
+use crate::engine::{Cause, Live, Stop};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -96,41 +101,109 @@ impl Ticker {
     }
 }
 
-impl Drop for Ticker {
-    fn drop(&mut self) {
+impl Ticker {
+    /// Ends the line's thread; leaves the line as it was last drawn, and ends it, when `keep`
+    /// and it is shown (else clears it).
+    fn end(&mut self, keep: bool) {
+        // Once: the line's thread is taken when it ends.
+        let Some(thread) = self.thread.take() else {
+            return;
+        };
         interrupted_at(None);
         self.stop.store(true, Ordering::SeqCst);
-        if let Some(thread) = self.thread.take() {
-            thread.thread().unpark();
-            let _ = thread.join();
+        thread.thread().unpark();
+        let _ = thread.join();
+        if keep && !self.bar.is_hidden() {
+            self.bar.abandon();
+            eprintln!();
+        } else {
+            self.bar.finish_and_clear();
         }
-        self.bar.finish_and_clear();
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.end(false);
     }
 }
 
 /// The progress line on the screen, if any: where an interrupt (Ctrl-C) ends it.
 static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
 
+/// The stop of the search that runs now, which Ctrl-C raises.
+static RUNNING: Mutex<Option<Arc<Stop>>> = Mutex::new(None);
+
+/// Whether this process is the binary, whose Ctrl-C stops its searches (the Python package
+/// leaves SIGINT to Python).
+static BINARY: AtomicBool = AtomicBool::new(false);
+
+/// In the binary: Ctrl-C stops the search that runs (see [`interruptible`]).
+pub fn catch_interrupts() {
+    BINARY.store(true, Ordering::SeqCst);
+}
+
+/// Whether a Ctrl-C can stop a search in this process: the binary's, or one whose progress
+/// line has been shown (the handler is then installed).
+pub fn interrupts_caught() -> bool {
+    BINARY.load(Ordering::SeqCst)
+}
+
+/// Until the guard is dropped, Ctrl-C raises `stop` (the search then ends at its next look
+/// at it); in the binary, installs the handler of Ctrl-C the first time.
+pub fn interruptible(stop: &Arc<Stop>) -> Interruptible {
+    if let Ok(mut running) = RUNNING.lock() {
+        *running = Some(stop.clone());
+    }
+    if interrupts_caught() {
+        install();
+    }
+    Interruptible
+}
+
+/// While it lives, Ctrl-C stops the search of [`interruptible`].
+pub struct Interruptible;
+
+impl Drop for Interruptible {
+    fn drop(&mut self) {
+        if let Ok(mut running) = RUNNING.lock() {
+            *running = None;
+        }
+    }
+}
+
 /// Says which progress line is on the screen (`None`: none); the first time, installs the
-/// handler of Ctrl-C that ends the line before the process ends, so that the shell's prompt
-/// does not follow it on the same line.
+/// handler of Ctrl-C.
 fn interrupted_at(bar: Option<&ProgressBar>) {
-    static HANDLER: Once = Once::new();
     if let Ok(mut shown) = SHOWN.lock() {
         *shown = bar.cloned();
     }
     if bar.is_some() {
-        HANDLER.call_once(|| {
-            let _ = ctrlc::set_handler(|| {
-                if let Ok(Some(bar)) = SHOWN.lock().as_deref() {
-                    // The line as it was, then a line end.
-                    bar.abandon();
-                    eprintln!();
-                }
-                std::process::exit(130);
-            });
-        });
+        install();
     }
+}
+
+/// Installs, once, the handler of Ctrl-C: it stops the search that runs; with none (or a
+/// second time) it ends the progress line, if any, so that the shell's prompt does not follow
+/// it on the same line, and the process (status 130).
+fn install() {
+    static HANDLER: Once = Once::new();
+    HANDLER.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            let running = RUNNING.lock().ok().and_then(|running| running.clone());
+            match running {
+                Some(stop) if !stop.raised() => stop.raise(Cause::Interrupt),
+                _ => {
+                    if let Ok(Some(bar)) = SHOWN.lock().as_deref() {
+                        // The line as it was, then a line end.
+                        bar.abandon();
+                        eprintln!();
+                    }
+                    std::process::exit(i32::from(super::INTERRUPTED));
+                }
+            }
+        });
+    });
 }
 
 /// Runs `print` with the progress line of `ticker`, if any, out of the way.
@@ -177,5 +250,14 @@ impl BoundLines {
     pub fn finish(self) -> std::io::Result<()> {
         drop(self.ticker);
         self.written
+    }
+
+    /// The search was stopped by Ctrl-C: the progress line stays as it was, ended; the first
+    /// failed write, if any.
+    pub fn interrupted(mut self) -> std::io::Result<()> {
+        if let Some(ticker) = &mut self.ticker {
+            ticker.end(true);
+        }
+        self.finish()
     }
 }

@@ -1,7 +1,9 @@
 //! The `fifteen` command line (clap): one file per subcommand.
 //!
 //! Every failure becomes one line on stderr (or Knuth's "Sorry …" line on stdout) and an exit
-//! status: 0 solved, 1 no solution exists, 2 bad input or usage. Nothing here panics on input.
+//! status: 0 solved, 1 no solution exists, 2 bad input or usage, 3 a search stopped by its
+//! `--max-nodes` or `--time-limit` before its end, 130 one stopped by Ctrl-C. Nothing here
+//! panics on input.
 
 pub mod apply;
 pub mod batch;
@@ -401,6 +403,63 @@ pub enum Failure {
     /// Standard output could not be written: a closed pipe ends the command quietly (exit
     /// status 0, as `head` expects); any other error is one line on stderr (exit status 2).
     Output(std::io::Error),
+    /// A search stopped before its end (the message goes to stderr): by Ctrl-C (exit status
+    /// 130, as a shell reports a process ended by SIGINT) or by a limit (exit status 3).
+    Stopped { message: String, interrupted: bool },
+}
+
+/// The exit status of a search stopped by `--max-nodes` or `--time-limit`.
+pub const STOPPED: u8 = 3;
+
+/// The exit status of a search stopped by Ctrl-C.
+pub const INTERRUPTED: u8 = 130;
+
+impl From<crate::engine::Stopped> for Failure {
+    fn from(stopped: crate::engine::Stopped) -> Failure {
+        Failure::Stopped {
+            interrupted: stopped.cause == crate::engine::Cause::Interrupt,
+            message: stopped.to_string(),
+        }
+    }
+}
+
+/// A search's error as the command's failure: a stop as such, anything else bad input.
+pub fn engine_failure(error: crate::engine::EngineError) -> Failure {
+    match error {
+        crate::engine::EngineError::Stopped(stopped) => stopped.into(),
+        other => Failure::bad_input(other),
+    }
+}
+
+/// A duration as the user wrote it (`--time-limit`): the time, and its text for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Duration {
+    pub time: std::time::Duration,
+    pub text: String,
+}
+
+/// Parses a duration: seconds, or a whole number with `s`, `m` or `h` (`90`, `90s`, `10m`,
+/// `2h`; the grammar of `levels --checkpoint-every`), above 0.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let bad = || format!("bad duration {text:?}; write e.g. 90s, 10m or 2h");
+    let t = text.trim();
+    let (digits, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+    let number: u64 = digits.parse().map_err(|_| bad())?;
+    let seconds = match unit {
+        "" | "s" => number,
+        "m" => number.checked_mul(60).ok_or_else(bad)?,
+        "h" => number.checked_mul(3600).ok_or_else(bad)?,
+        _ => return Err(bad()),
+    };
+    if seconds == 0 {
+        return Err(format!(
+            "a duration of {text:?} leaves no time; write e.g. 90s, 10m or 2h"
+        ));
+    }
+    Ok(Duration {
+        time: std::time::Duration::from_secs(seconds),
+        text: t.to_string(),
+    })
 }
 
 impl Failure {
@@ -491,6 +550,8 @@ pub fn main() -> ExitCode {
     };
     // With --metric mtm, `solve` picks the reference MTM engine unless --engine was given.
     let engine_given = engine_given(&matches);
+    // In this process (not in the Python package's) Ctrl-C stops a search (live.rs).
+    live::catch_interrupts();
     use crate::mtm::Metric;
     let result = match cli.command {
         Command::Solve(args) if args.metric == Metric::Mtm => match &args.file {
@@ -523,7 +584,8 @@ pub fn main() -> ExitCode {
 }
 
 /// Writes a command's failure where it belongs and returns the exit status:
-/// 0 success, 1 no solution or a disagreement, 2 bad input or usage.
+/// 0 success, 1 no solution or a disagreement, 2 bad input or usage, 3 a search stopped by a
+/// limit, 130 one stopped by Ctrl-C.
 pub fn report(result: Result<(), Failure>) -> u8 {
     match result {
         Ok(()) => 0,
@@ -547,6 +609,19 @@ pub fn report(result: Result<(), Failure>) -> u8 {
         Err(Failure::BadInput(message)) => {
             eprintln!("{message}");
             2
+        }
+        Err(Failure::Stopped {
+            message,
+            interrupted,
+        }) => {
+            if !message.is_empty() {
+                eprintln!("{message}");
+            }
+            if interrupted {
+                INTERRUPTED
+            } else {
+                STOPPED
+            }
         }
         Err(Failure::Output(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(Failure::Output(error)) => {

@@ -16,11 +16,13 @@ use super::batch::Line;
 use super::compare::{CompareArgs, Row};
 use super::crosscheck::{check_positions_with, CrosscheckArgs, Judge};
 use super::live::{BoundLines, Ticker};
-use super::solve::{convention_hint, nodes_line, print_solutions, SolveArgs};
+use super::solve::{
+    convention_hint, nodes_line, print_solutions, search_failure, stopped_report, SolveArgs,
+};
 use super::Failure;
 use crate::differential::EngineRun;
 use crate::engine::{
-    BoundStats, Engine, EngineError, EngineKind, Live, SearchOptions, SearchOutcome,
+    BoundStats, Engine, EngineError, EngineKind, Live, SearchOptions, SearchOutcome, Stopped,
 };
 use crate::heuristic::store::Choice;
 use crate::mtm::automaton::MtmAutomaton;
@@ -34,6 +36,14 @@ use crate::prune::Prune;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// One bound of `--json`'s `bounds` in MTM.
+fn bound_json(b: &BoundStats) -> serde_json::Value {
+    serde_json::json!({
+        "bound": b.happy, "nodes": b.nodes, "seconds": b.seconds,
+        "completed": b.completed, "solutions": b.solutions,
+    })
+}
 
 /// The line of a bound without solution: ` ... no solution with N moves (T sec)`.
 pub fn bound_line_mtm(bound: &BoundStats) -> String {
@@ -97,6 +107,7 @@ fn check_board(args: &SolveArgs, board: crate::board::Board) -> Result<(), Failu
 /// Refuses what has no meaning in MTM.
 fn check_solve_flags(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
     let engine = solve_engine(args, engine_given, None)?;
+    args.check_limits(engine.name())?;
     let refuse = |what: &str| Err(Failure::BadInput(format!("{what} with --metric mtm")));
     if args.order.is_some() {
         return refuse("--order is for the STM reference engine, not");
@@ -130,6 +141,10 @@ fn options(args: &SolveArgs, engine: &dyn Engine, live: Option<Arc<Live>>) -> Se
     SearchOptions {
         all: args.all,
         live,
+        stop: match engine.name() {
+            "bfs" => None,
+            _ => args.stop(),
+        },
         memory_limit: args.memory,
         threads: match engine.name() {
             "automaton" => args.threads.count(),
@@ -174,15 +189,28 @@ pub fn solve_to(
         _ => Ticker::start().unzip(),
     };
     let mut lines = BoundLines::new(args.json, ticker);
+    // The bounds searched to their end, for the report of a stopped search.
+    let mut finished = Vec::new();
     let mut progress = |bound: &BoundStats| {
         if bound.solutions == 0 && live {
             lines.print(&bound_line_mtm(bound));
         }
+        finished.push(bound_json(bound));
     };
     let options = options(args, engine.as_ref(), progress_line);
-    let outcome = engine
-        .solve(&start, &options, &mut progress)
-        .map_err(Failure::bad_input)?;
+    let _interruptible = options.stop.as_ref().map(super::live::interruptible);
+    let outcome = match engine.solve(&start, &options, &mut progress) {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            let report = |stopped: &Stopped| {
+                let mut report =
+                    stopped_report(&start, args.board.convention, stopped, finished.clone());
+                report["metric"] = "mtm".into();
+                report
+            };
+            return Err(search_failure(error, lines, (out, args.json), &report));
+        }
+    };
     lines.finish()?;
     if args.json {
         writeln!(
@@ -299,17 +327,7 @@ fn json_report(
     )
     .unwrap_or_default();
     let bound = lower_bound(start.board(), &config);
-    let bounds: Vec<serde_json::Value> = outcome
-        .stats
-        .bounds
-        .iter()
-        .map(|b| {
-            serde_json::json!({
-                "bound": b.happy, "nodes": b.nodes, "seconds": b.seconds,
-                "completed": b.completed, "solutions": b.solutions,
-            })
-        })
-        .collect();
+    let bounds: Vec<serde_json::Value> = outcome.stats.bounds.iter().map(bound_json).collect();
     let (searched, goal) = super::solve::searched(args, start);
     let mut report = serde_json::json!({
         "position": start.notation(convention),
@@ -357,17 +375,12 @@ pub fn batch(args: &SolveArgs, file: &std::path::Path, engine_given: bool) -> Re
         }
         let engine = solve_engine(args, engine_given, Some(start.board()))?;
         let engine = super::GoalArgs::engine(goal.as_ref(), engine);
-        Ok(
-            match engine.solve(start, &options(args, engine.as_ref(), live), &mut |_| {}) {
-                Ok(outcome) => {
-                    let report = args
-                        .json
-                        .then(|| json_report(start, args, engine.name(), &outcome));
-                    Line::Solved(outcome, report)
-                }
-                Err(error) => Line::Bad(error.to_string()),
-            },
-        )
+        let options = options(args, engine.as_ref(), live);
+        let _interruptible = options.stop.as_ref().map(super::live::interruptible);
+        let result = engine.solve(start, &options, &mut |_| {});
+        Ok(Line::of(result, args.json, &|outcome| {
+            json_report(start, args, engine.name(), outcome)
+        }))
     })
 }
 

@@ -433,7 +433,7 @@ fn run_item(args: &RunArgs) -> Result<(), Failure> {
     out(args.item[0])?;
     let name = path.display().to_string();
     let tables = args.tables.as_deref();
-    run_items(&plan, &name, &args.item, tables, &mut |result| {
+    run_items(&plan, &name, &args.item, (tables, None), &mut |result| {
         save(&out(result.item)?, &result)
     })
 }
@@ -485,11 +485,13 @@ pub fn plan_heuristic(
 /// Searches the items `items` of `plan` (named `name` in messages) in this order, with the
 /// tables in `tables`, handing each result to `each` as soon as it is found; without the plan's
 /// `all`, an item after one that holds a solution is not searched (no items: nothing to do).
+/// With a `stop`, looked at every few million nodes ([`shard::search_stopping`]), the search
+/// ends when it says so (`Failure::Stopped`, the results found before it handed over).
 pub fn run_items(
     plan: &Plan,
     name: &str,
     items: &[usize],
-    tables: Option<&Path>,
+    (tables, stop): (Option<&Path>, Option<&crate::engine::Stop>),
     each: &mut dyn FnMut(ShardResult) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     check_version(plan, name)?;
@@ -531,8 +533,29 @@ pub fn run_items(
                     "{name}: item {i} does not lead to a node of the bound (the plan was changed)"
                 ))
             })?;
-            shard::search(engine, &heuristic, &machine, &subtree, plan.all)
-                .map_err(Failure::bad_input)?
+            let searched = match stop {
+                None => shard::search(engine, &heuristic, &machine, &subtree, plan.all).map(Some),
+                Some(stop) => {
+                    shard::search_stopping(engine, &heuristic, &machine, &subtree, plan.all, stop)
+                }
+            };
+            match searched.map_err(Failure::bad_input)? {
+                Some(found) => found,
+                None => {
+                    let bound = &plan.bound;
+                    let stopped = stop.map(|stop| stop.stopped(bound.clone(), true));
+                    return Err(match stopped {
+                        Some(crate::engine::EngineError::Stopped(stopped)) => {
+                            let mut failure = Failure::from(stopped);
+                            if let Failure::Stopped { message, .. } = &mut failure {
+                                *message = format!("{name}, item {i}: {message}");
+                            }
+                            failure
+                        }
+                        _ => bad(format!("{name}, item {i}: stopped")),
+                    });
+                }
+            }
         };
         if let Some(damage) = heuristic.damage() {
             return Err(bad(damage));

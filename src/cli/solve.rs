@@ -6,7 +6,8 @@ use super::live::{BoundLines, Ticker};
 use super::Failure;
 use crate::board::Direction;
 use crate::engine::{
-    BoundStats, EngineError, EngineKind, SearchOptions, SearchOutcome, SearchStats,
+    BoundStats, Cause, EngineError, EngineKind, SearchOptions, SearchOutcome, SearchStats, Stop,
+    Stopped,
 };
 use crate::goal::Goal;
 use crate::heuristic::store::{stronger_tables, Choice};
@@ -16,6 +17,7 @@ use crate::position::{Convention, MoveNotation, Position};
 use clap::Args;
 use indicatif::ProgressBar;
 use std::io::Write;
+use std::sync::Arc;
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -76,6 +78,18 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SIZE", value_parser = super::sliding::parse_size)]
     pub memory: Option<u64>,
 
+    /// Give up a search still unfinished after this long (90s, 10m, 2h; with --file, each
+    /// position has this long): one line on stderr names the bound reached and the nodes
+    /// spent, exit status 3 (IDA* engines).
+    #[arg(long, value_name = "DURATION", value_parser = super::parse_duration)]
+    pub time_limit: Option<super::Duration>,
+
+    /// Give up a search still unfinished after this many nodes (with --file, each position
+    /// has as many), as --time-limit does; the search stops within a small part of the bound
+    /// past N.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: Option<u64>,
+
     /// How moves are counted: stm, one tile one cell (everything above), or mtm, the
     /// multi-tile metric (the blank jumps 1 to side-1 cells along a line, one move). With mtm
     /// the engine is the MTM automaton (automaton: the default on boards of at most 16 cells),
@@ -108,8 +122,95 @@ pub fn parse_order(text: &str) -> Result<[Direction; 4], String> {
     }
 }
 
+impl SolveArgs {
+    /// Whether `--max-nodes` or `--time-limit` is given.
+    pub fn limited(&self) -> bool {
+        self.max_nodes.is_some() || self.time_limit.is_some()
+    }
+
+    /// A new stop for one position's search, from now: its limits, and Ctrl-C in the binary;
+    /// `None` where nothing could stop it.
+    pub fn stop(&self) -> Option<Arc<Stop>> {
+        let limit = self
+            .time_limit
+            .as_ref()
+            .map(|limit| (limit.time, limit.text.clone()));
+        (self.limited() || super::live::interrupts_caught())
+            .then(|| Arc::new(Stop::new(self.max_nodes, limit)))
+    }
+
+    /// Whether the searches count their nodes: asked (`--stats`, `--json`), or to tell them
+    /// when a limit stops a search (and to keep `--max-nodes`).
+    pub fn count_nodes(&self) -> bool {
+        self.stats || self.json || self.limited()
+    }
+
+    /// Refuses a limit with the bfs engine, which has no bound to stop in.
+    pub fn check_limits(&self, engine: &str) -> Result<(), Failure> {
+        if engine == "bfs" && self.limited() {
+            return Err(Failure::BadInput(
+                "--time-limit and --max-nodes are for the IDA* engines, not bfs (--memory bounds it)"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The JSON object of a search stopped before its end (`--json`): the position, `"stopped"`
+/// (the cause, as the line names it), the bound reached, the nodes spent, the seconds, and
+/// the bounds searched to their end.
+pub fn stopped_report(
+    start: &Position,
+    convention: Convention,
+    stopped: &Stopped,
+    bounds: Vec<serde_json::Value>,
+) -> serde_json::Value {
+    serde_json::json!({
+        "position": start.notation(convention),
+        "board": start.board().to_string(),
+        "solvable": true,
+        "stopped": stopped.cause.to_string(),
+        "bound": stopped.bound,
+        "nodes": stopped.nodes,
+        "seconds": stopped.seconds,
+        "bounds": bounds,
+    })
+}
+
+/// A search's error as the command's failure; a stopped search's JSON object (with `json`)
+/// written to `out` first, and the progress line of `lines` left as it was if Ctrl-C stopped
+/// it (else cleared).
+pub fn search_failure(
+    error: EngineError,
+    lines: BoundLines,
+    (out, json): (&mut dyn Write, bool),
+    report: &dyn Fn(&Stopped) -> serde_json::Value,
+) -> Failure {
+    let EngineError::Stopped(stopped) = error else {
+        return match lines.finish() {
+            Ok(()) => Failure::bad_input(error),
+            Err(written) => Failure::Output(written),
+        };
+    };
+    let ended = match stopped.cause {
+        Cause::Interrupt => lines.interrupted(),
+        _ => lines.finish(),
+    };
+    if let Err(written) = ended {
+        return Failure::Output(written);
+    }
+    if json {
+        if let Err(written) = writeln!(out, "{}", report(&stopped)) {
+            return Failure::Output(written);
+        }
+    }
+    stopped.into()
+}
+
 /// Flags that mean nothing with the chosen engine are refused rather than ignored.
 pub fn check_flags(args: &SolveArgs) -> Result<(), Failure> {
+    args.check_limits(args.engine.name())?;
     if args.engine == EngineKind::Bfs && args.all {
         return Err(Failure::BadInput(
             "--all is for the IDA* engines, not with bfs (it finds one shortest solution)".into(),
@@ -192,7 +293,7 @@ pub fn run_to(args: &SolveArgs, report: super::Report) -> Result<(), Failure> {
     let start = parse_start(args)?;
     let options = SearchOptions {
         all: args.all,
-        count_nodes: args.stats || args.json,
+        count_nodes: args.count_nodes(),
         order: args.order,
         memory_limit: args.memory,
         heuristic: Heuristic::Manhattan,
@@ -200,6 +301,7 @@ pub fn run_to(args: &SolveArgs, report: super::Report) -> Result<(), Failure> {
         threads: args.threads.count(),
         split_after: crate::engine::SPLIT_AFTER,
         live: None,
+        stop: None,
     };
     let goal = args.goal.read(Some(start.board()), args.board.convention)?;
     if !reachable(&start, goal.as_ref()).map_err(Failure::BadInput)? {
@@ -247,16 +349,27 @@ pub fn run_to(args: &SolveArgs, report: super::Report) -> Result<(), Failure> {
     }
     let engine = super::GoalArgs::engine(goal.as_ref(), args.engine.engine());
     let mut lines = BoundLines::new(args.json, ticker);
+    // Ctrl-C stops the search too.
+    options.stop = match args.engine {
+        EngineKind::Bfs => None,
+        _ => args.stop(),
+    };
+    let _interruptible = options.stop.as_ref().map(super::live::interruptible);
     // Bound lines printed: a search that starts again prints only the bounds after them.
     let mut printed = 0;
     let mut checked_whole = false;
-    let outcome = loop {
+    // The bounds searched to their end, for the report of a stopped search.
+    let mut finished = Vec::new();
+    let searched = loop {
         let mut bounds = 0;
         let mut progress = |bound: &BoundStats| {
             bounds += 1;
             if bound.solutions == 0 && bounds > printed && live {
                 printed = bounds;
                 lines.print(&bound_line(bound));
+            }
+            if bounds > finished.len() {
+                finished.push(bound_json(bound));
             }
         };
         match engine.solve(&start, &options, &mut progress) {
@@ -267,7 +380,16 @@ pub fn run_to(args: &SolveArgs, report: super::Report) -> Result<(), Failure> {
                 options.heuristic = heuristic_for(args, start.board(), false)?;
                 checked_whole = true;
             }
-            result => break result.map_err(Failure::bad_input)?,
+            result => break result,
+        }
+    };
+    let outcome = match searched {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            let report = |stopped: &Stopped| {
+                stopped_report(&start, args.board.convention, stopped, finished.clone())
+            };
+            return Err(search_failure(error, lines, (out, args.json), &report));
         }
     };
     lines.finish()?;
@@ -452,6 +574,14 @@ pub fn nodes_line(out: &mut dyn Write, stats: &SearchStats) -> std::io::Result<(
     }
 }
 
+/// One bound of `--json`'s `bounds`.
+pub fn bound_json(b: &BoundStats) -> serde_json::Value {
+    serde_json::json!({
+        "happy": b.happy, "sad": b.sad, "nodes": b.nodes, "seconds": b.seconds,
+        "completed": b.completed, "solutions": b.solutions,
+    })
+}
+
 pub fn json_report(
     start: &Position,
     args: &SolveArgs,
@@ -460,17 +590,7 @@ pub fn json_report(
 ) -> serde_json::Value {
     let first = outcome.solutions.first();
     let moves = |s: &crate::engine::Solution| start.moves_notation(&s.moves, args.board.convention);
-    let bounds: Vec<serde_json::Value> = outcome
-        .stats
-        .bounds
-        .iter()
-        .map(|b| {
-            serde_json::json!({
-                "happy": b.happy, "sad": b.sad, "nodes": b.nodes, "seconds": b.seconds,
-                "completed": b.completed, "solutions": b.solutions,
-            })
-        })
-        .collect();
+    let bounds: Vec<serde_json::Value> = outcome.stats.bounds.iter().map(bound_json).collect();
     let (searched, goal) = searched(args, start);
     let mut report = serde_json::json!({
         "position": start.notation(args.board.convention),

@@ -430,19 +430,36 @@ fn drive<A: Generated>(
             )));
         }
         let clock = Instant::now();
-        let previous = bounds.last().map_or(0.0, |b| b.seconds);
         // With Manhattan distance the nodes are counted only when asked (the tables' searches
         // count them anyway).
         let telling = options.count_nodes || options.heuristic.has_tables();
-        options.bound_starts(telling, || {
+        let label = || {
             let (happy, sad) = ((length + manhattan) / 2, (length - manhattan) / 2);
-            format!("{happy}+{sad} moves")
-        });
-        let found = if options.split(previous) {
-            parallel::search_bound(&split, start, happy, sad, options)
-        } else {
-            let state = machine.set_up(context, start, happy, sad);
-            pass(&mut machine, &split, start, state, length, options.all)
+            format!("{happy}+{sad}")
+        };
+        options.bound_starts(telling, || format!("{} moves", label()));
+        let stopped = || match &options.stop {
+            Some(stop) => stop.stopped(label(), options.count_nodes),
+            None => EngineError::Limit("stopped".into()),
+        };
+        if options
+            .stop
+            .as_ref()
+            .is_some_and(|stop| stop.should_stop(0))
+        {
+            return Err(stopped());
+        }
+        let found = match options.subtrees(&bounds) {
+            Some(wanted) => parallel::search_bound(&split, start, (happy, sad), wanted, options)
+                .ok_or_else(stopped)?,
+            None => {
+                let state = machine.set_up(context, start, happy, sad);
+                let found = pass(&mut machine, &split, start, state, length, options.all);
+                if let Some(stop) = &options.stop {
+                    stop.spend(found.nodes);
+                }
+                found
+            }
         };
         let solutions: Vec<Solution> = found
             .solutions

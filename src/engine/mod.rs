@@ -20,8 +20,9 @@ use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// One shortest solution: the tiles pushed, in order (Knuth's numbering).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -261,6 +262,9 @@ pub struct SearchOptions {
     /// a long bound is split even on one thread (the same answer and nodes), so that its
     /// progress can be told subtree by subtree.
     pub live: Option<Arc<Live>>,
+    /// When to give up before the end (`--max-nodes`, `--time-limit`, Ctrl-C, a cancelled
+    /// task): see [`Stop`]. `None`: the search runs to its answer.
+    pub stop: Option<Arc<Stop>>,
 }
 
 impl Default for SearchOptions {
@@ -275,6 +279,7 @@ impl Default for SearchOptions {
             threads: 1,
             split_after: SPLIT_AFTER,
             live: None,
+            stop: None,
         }
     }
 }
@@ -301,6 +306,31 @@ impl SearchOptions {
         (self.threads > 1 && previous >= self.split_after) || told
     }
 
+    /// The subtrees wanted of the cut of the next bound, after the bounds `before` (of this
+    /// search, in order), or `None` for a bound searched whole: `threads` times
+    /// [`parallel::SUBTREES_PER_THREAD`] where [`Self::split`] says so; and with a [`Stop`],
+    /// enough for each to take about one of its ticks (see [`Stop::ticks`]), so that the
+    /// search sees the stop between them within a tick or so. The same answer and nodes
+    /// whatever the cut; a bound that should take less than two ticks is searched whole (with
+    /// no limit but Ctrl-C, less than [`LIVE_TICKS`]).
+    pub fn subtrees(&self, before: &[BoundStats]) -> Option<usize> {
+        let previous = before.last().map_or(0.0, |b| b.seconds);
+        let plain = self
+            .split(previous)
+            .then(|| self.threads.max(1) * parallel::SUBTREES_PER_THREAD);
+        let Some(stop) = &self.stop else {
+            return plain;
+        };
+        let ticks = stop.ticks(before);
+        // Ctrl-C alone (no limit) waits for a bound of less than half a second: cutting the
+        // many short bounds of quick searches would cost more than it is worth.
+        let worth = if stop.limited() { 2 } else { LIVE_TICKS };
+        if ticks < worth {
+            return plain;
+        }
+        let least = self.threads.max(1) * parallel::SUBTREES_PER_THREAD;
+        Some(ticks.clamp(least, MAX_SUBTREES))
+    }
     /// Names the bound about to be searched, for [`Self::live`]; `counted`: its engine counts
     /// the nodes of the subtrees.
     pub fn bound_starts(&self, counted: bool, label: impl FnOnce() -> String) {
@@ -310,8 +340,215 @@ impl SearchOptions {
     }
 }
 
+/// Ticks (half a second) below which a bound is not cut for a [`Stop`] without limits (Ctrl-C
+/// alone): Korf's 100 with `7-8` (a few milliseconds a position) is never cut for it.
+pub const LIVE_TICKS: usize = 25;
+
+/// Most subtrees a bound is cut into for a [`Stop`] (about 20 MB of items): a bound of more
+/// than this many ticks gets longer subtrees.
+pub const MAX_SUBTREES: usize = 1 << 17;
+
+/// What ended a search before its answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// `--max-nodes N`: N nodes were spent.
+    Nodes(u64),
+    /// `--time-limit D`: D has passed, as the user wrote it.
+    Time(String),
+    /// Ctrl-C (SIGINT).
+    Interrupt,
+    /// The caller no longer wants the answer (a cancelled Dask task).
+    Cancelled,
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cause::Nodes(nodes) => write!(f, "--max-nodes {nodes}"),
+            Cause::Time(text) => write!(f, "--time-limit {text}"),
+            Cause::Interrupt => f.write_str("Ctrl-C"),
+            Cause::Cancelled => f.write_str("cancellation"),
+        }
+    }
+}
+
+/// A search stopped before its end: why, in which bound (as its lines name it), the nodes
+/// spent in all (`None` where the engine counted none) and the seconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stopped {
+    pub cause: Cause,
+    pub bound: String,
+    pub nodes: Option<u64>,
+    pub seconds: f64,
+}
+
+impl fmt::Display for Stopped {
+    /// `stopped by --max-nodes 1000000 in bound 52+6, unfinished: 1000412 nodes spent in
+    /// 0.41 sec` (every bound below it searched to its end without a solution).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let nodes = match self.nodes {
+            Some(nodes) => format!("{nodes} nodes spent"),
+            None => "nodes not counted (--stats counts them)".to_string(),
+        };
+        write!(
+            f,
+            "stopped by {} in bound {}, unfinished: {nodes} in {:.2} sec",
+            self.cause, self.bound, self.seconds
+        )
+    }
+}
+
+/// When a search gives up before its end, shared by its threads: a budget of nodes, a time
+/// limit, or a flag raised from outside ([`Stop::raise`]: Ctrl-C, a cancelled task). Engines
+/// look at it between the subtrees of a bound's cut (and the reference engines every
+/// [`Stop::EVERY`] nodes), never in the automaton's loop, so a search without a stop runs as
+/// fast as before; [`SearchOptions::subtrees`] cuts a bound fine enough for each subtree to
+/// take about a tick. Invariant: once [`Stop::should_stop`] has said yes it says yes for good,
+/// and the first cause is the one told.
+#[derive(Debug)]
+pub struct Stop {
+    raised: AtomicBool,
+    cause: Mutex<Option<Cause>>,
+    max_nodes: Option<u64>,
+    /// The time limit, and its text as the user wrote it.
+    limit: Option<(Duration, String)>,
+    /// When the search's first bound started (the clock of the time limit: the tables a
+    /// search builds before it are not counted).
+    started: std::sync::OnceLock<Instant>,
+    /// Nodes of the bounds and subtrees searched so far.
+    spent: AtomicU64,
+}
+
+impl Stop {
+    /// How many nodes the reference engines search between looks at the stop.
+    pub const EVERY: u64 = 1 << 16;
+
+    /// A tick: about this many seconds of search between looks at the stop.
+    pub const TICK: f64 = 0.02;
+
+    /// A stop after `max_nodes` nodes or `time_limit` (its text as the user wrote it) from
+    /// the first look at it (the search's first bound); with neither, only a raised flag
+    /// stops.
+    pub fn new(max_nodes: Option<u64>, time_limit: Option<(Duration, String)>) -> Stop {
+        Stop {
+            raised: AtomicBool::new(false),
+            cause: Mutex::new(None),
+            max_nodes,
+            limit: time_limit,
+            started: std::sync::OnceLock::new(),
+            spent: AtomicU64::new(0),
+        }
+    }
+
+    /// Whether it has a limit of nodes or time (else only a raised flag stops).
+    pub fn limited(&self) -> bool {
+        self.max_nodes.is_some() || self.limit.is_some()
+    }
+
+    /// Stops the search at its next look, for `cause` (unless it stopped for another already).
+    pub fn raise(&self, cause: Cause) {
+        if let Ok(mut first) = self.cause.lock() {
+            first.get_or_insert(cause);
+        }
+        self.raised.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the search has been stopped.
+    pub fn raised(&self) -> bool {
+        self.raised.load(Ordering::SeqCst)
+    }
+
+    /// Why it stopped, if it has.
+    pub fn cause(&self) -> Option<Cause> {
+        self.cause.lock().ok().and_then(|cause| cause.clone())
+    }
+
+    /// `nodes` more were searched.
+    pub fn spend(&self, nodes: u64) {
+        self.spent.fetch_add(nodes, Ordering::SeqCst);
+    }
+
+    /// The nodes searched so far.
+    pub fn spent(&self) -> u64 {
+        self.spent.load(Ordering::SeqCst)
+    }
+
+    /// Whether to stop now, with `extra` nodes searched beyond those spent (a subtree's so
+    /// far): raised, the budget spent or the time up (which raises it).
+    pub fn should_stop(&self, extra: u64) -> bool {
+        let started = *self.started.get_or_init(Instant::now);
+        if self.raised() {
+            return true;
+        }
+        if let Some(max) = self.max_nodes {
+            if self.spent().saturating_add(extra) >= max {
+                self.raise(Cause::Nodes(max));
+                return true;
+            }
+        }
+        if let Some((limit, text)) = &self.limit {
+            if started.elapsed() >= *limit {
+                self.raise(Cause::Time(text.clone()));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The seconds since the search's first bound started.
+    pub fn seconds(&self) -> f64 {
+        self.started
+            .get()
+            .map_or(0.0, |started| started.elapsed().as_secs_f64())
+    }
+
+    /// What the search stopped in bound `bound` tells: the cause, the nodes spent (when the
+    /// engine `counted` them) and the seconds.
+    pub fn stopped(&self, bound: String, counted: bool) -> EngineError {
+        EngineError::Stopped(Stopped {
+            cause: self.cause().unwrap_or(Cause::Interrupt),
+            bound,
+            nodes: counted.then(|| self.spent()),
+            seconds: self.seconds(),
+        })
+    }
+
+    /// About how many ticks the next bound takes, after the bounds `before`: the last one's
+    /// time (and with a budget of nodes, its nodes against a hundredth of the budget, so that
+    /// on one thread the cut, and so the nodes spent, are the same from run to run) times the
+    /// growth of the last two (8 before there are two). 0 before the first bound: a first
+    /// bound is searched whole unless there is a limit (then in 64 subtrees a thread).
+    pub fn ticks(&self, before: &[BoundStats]) -> usize {
+        let Some(last) = before.last() else {
+            return if self.limited() { 2 } else { 0 };
+        };
+        let growth = |now: f64, then: Option<f64>| match then {
+            Some(then) if then > 0.0 => (now / then).clamp(2.0, 20.0),
+            _ => 8.0,
+        };
+        let earlier = before.len().checked_sub(2).map(|i| &before[i]);
+        let by_nodes = match (self.max_nodes, last.nodes) {
+            (Some(max), Some(nodes)) => {
+                let tick = (max / 100).max(1000) as f64;
+                let then = earlier.and_then(|b| b.nodes).map(|n| n as f64);
+                nodes as f64 * growth(nodes as f64, then) / tick
+            }
+            _ => 0.0,
+        };
+        let by_time = match self.max_nodes.is_some() && self.limit.is_none() {
+            // A budget of nodes alone: the cut by nodes, the same from run to run.
+            true => 0.0,
+            false => {
+                let then = earlier.map(|b| b.seconds);
+                last.seconds * growth(last.seconds, then) / Self::TICK
+            }
+        };
+        by_nodes.max(by_time).min(MAX_SUBTREES as f64) as usize
+    }
+}
+
 /// Why an engine gave no answer.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum EngineError {
     #[error("Sorry ... the goal is unreachable from that start position!")]
     Unsolvable,
@@ -328,6 +565,9 @@ pub enum EngineError {
     /// again).
     #[error("{0}")]
     DamagedTable(String),
+    /// The search was stopped before its end ([`Stop`]): nothing it found is an answer.
+    #[error("{0}")]
+    Stopped(Stopped),
 }
 
 /// The error that ends a search whose heuristic read a damaged table block; engines ask before

@@ -19,7 +19,7 @@
 //! their results by the same rule.
 
 use crate::board::Direction;
-use crate::engine::{Live, SearchOptions};
+use crate::engine::{Live, SearchOptions, Stop};
 use crate::heuristic::pdb::{board_pieces, piece_cells, Entries, PatternDb, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Subtrees wanted per thread, so that threads finishing at different times stay busy.
-const SUBTREES_PER_THREAD: usize = 64;
+pub const SUBTREES_PER_THREAD: usize = 64;
 
 /// What one subtree (or a whole bound) yields: the nodes generated below its root and its
 /// solutions, each the moves (pieces pushed) from its root, in the engine's order.
@@ -211,9 +211,9 @@ pub fn cut_deeper(
     deeper: &dyn Fn(&[u8]) -> u32,
 ) -> (u64, Vec<Item>) {
     let (at, blank) = piece_cells(start);
-    let (values, entries) = heuristic.tables().map_or_else(Default::default, |db| {
-        (db.values(&at, blank), db.entries(&at))
-    });
+    let values = heuristic
+        .tables()
+        .map_or_else(Default::default, |db| db.values(&at, blank));
     let root = Subtree {
         root: *start,
         came: Direction::East,
@@ -223,6 +223,25 @@ pub fn cut_deeper(
         values,
         machine: prune::Machine::START,
     };
+    cut_below(engine, heuristic, &root, None, wanted, deeper)
+}
+
+/// The cut below `root` (the start, reached by no move, when `came` is `None`; else a
+/// subtree's root, reached by `came`), at the shallowest depth that gives at least `wanted`
+/// subtrees (or none deeper): the nodes above it, counted from `root` as a search of it counts
+/// them, and its items, their paths from the start.
+fn cut_below(
+    engine: &impl Splittable,
+    heuristic: &Heuristic,
+    root: &Subtree,
+    came: Option<Direction>,
+    wanted: usize,
+    deeper: &dyn Fn(&[u8]) -> u32,
+) -> (u64, Vec<Item>) {
+    let (at, _) = piece_cells(&root.root);
+    let entries = heuristic
+        .tables()
+        .map_or_else(Default::default, |db| db.entries(&at));
     let mut depth = 1;
     loop {
         let mut walk = Walk {
@@ -232,37 +251,36 @@ pub fn cut_deeper(
             nodes: 0,
             items: Vec::new(),
         };
-        walk.below(&root, &entries, None, depth);
+        walk.below(root, &entries, came, depth);
         let subtrees = walk
             .items
             .iter()
             .filter(|i| matches!(i.kind, Kind::Subtree(_)))
             .count();
-        if subtrees == 0 || subtrees >= wanted || depth >= happy + sad {
+        if subtrees == 0 || subtrees >= wanted || depth >= root.happy + root.sad {
             return (walk.nodes, walk.items);
         }
         depth += 1;
     }
 }
 
-/// Searches one bound (`happy` and `sad` moves from `start`) on `options.threads` threads:
-/// the solutions from the start in one thread's order (all, or the first) and the nodes.
+/// Searches one bound (`happy` and `sad` moves from `start`) cut into at least `wanted`
+/// subtrees (see [`SearchOptions::subtrees`]) on `options.threads` threads: the solutions from
+/// the start in one thread's order (all, or the first) and the nodes; `None` when
+/// `options.stop` stopped it before its answer (the nodes it spent told to the stop).
 pub fn search_bound(
     engine: &impl Splittable,
     start: &Position,
-    happy: u32,
-    sad: u32,
+    (happy, sad): (u32, u32),
+    wanted: usize,
     options: &SearchOptions,
-) -> Found {
+) -> Option<Found> {
     let (heuristic, all, threads) = (&options.heuristic, options.all, options.threads.max(1));
-    let (above, items) = cut(
-        engine,
-        heuristic,
-        start,
-        happy,
-        sad,
-        threads * SUBTREES_PER_THREAD,
-    );
+    let stop = options.stop.as_deref();
+    let (above, items) = cut(engine, heuristic, start, happy, sad, wanted);
+    if let Some(stop) = stop {
+        stop.spend(above);
+    }
     // The earliest item known to hold a solution: no item after it is started.
     let first = items
         .iter()
@@ -272,7 +290,7 @@ pub fn search_bound(
     let results = search_items(
         items.len(),
         first,
-        (threads, options.live.as_deref()),
+        (threads, options.live.as_deref(), stop),
         all,
         &|| engine.worker(),
         &|worker, i| match &items[i].kind {
@@ -291,22 +309,103 @@ pub fn search_bound(
             },
         },
     );
-    // Every item up to the first with a solution was searched (no thread passes `first`).
+    // Every item up to the first with a solution was searched (no thread passes `first`),
+    // unless the search was stopped.
     let befores = items.iter().map(|item| item.before);
     let merged = merge(above, befores.zip(results), all);
-    debug_assert!(merged.is_ok(), "an item before the answer was not searched");
-    merged.unwrap_or_default()
+    debug_assert!(
+        merged.is_ok() || stop.is_some_and(Stop::raised),
+        "an item before the answer was not searched"
+    );
+    merged.ok()
+}
+
+/// Searches `subtree` as `engine.search` does (the same nodes and solutions, the moves from
+/// its root), but cut into pieces searched one after the other, the `stop` looked at between
+/// them: `None` when it stopped the search (the nodes spent told to it). The pieces' sizes are
+/// not known before: each is cut again unless the one before it at its depth took fewer than
+/// [`Stop::EVERY`] times 64 nodes (about 4 million), so that no piece much longer than that
+/// runs between two looks, whatever the subtree's size, at the price of a few thousand nodes
+/// of cuts a subtree.
+pub fn search_stopping<E: Splittable>(
+    engine: &E,
+    heuristic: &Heuristic,
+    subtree: &Subtree,
+    all: bool,
+    stop: &Stop,
+) -> Option<Found> {
+    let mut worker = engine.worker();
+    let mut found = pieces(engine, heuristic, &mut worker, subtree, all, stop)?;
+    let skip = subtree.path.len();
+    for moves in &mut found.solutions {
+        moves.drain(..skip.min(moves.len()));
+    }
+    Some(found)
+}
+
+/// Pieces a subtree is cut into at each depth of [`search_stopping`].
+const PIECES: usize = 8;
+
+/// [`search_stopping`]'s pieces of `subtree` (solutions as moves from the start).
+fn pieces<E: Splittable>(
+    engine: &E,
+    heuristic: &Heuristic,
+    worker: &mut E::Worker,
+    subtree: &Subtree,
+    all: bool,
+    stop: &Stop,
+) -> Option<Found> {
+    if stop.should_stop(0) {
+        return None;
+    }
+    let came = Some(subtree.came);
+    let (above, items) = cut_below(engine, heuristic, subtree, came, PIECES, &|_| 0);
+    stop.spend(above);
+    let mut results = Vec::with_capacity(items.len());
+    // The nodes of the piece before at this depth: a small one is followed by a whole one.
+    let mut before: Option<u64> = None;
+    for item in &items {
+        let found = match &item.kind {
+            Kind::Solution(moves) => Found {
+                nodes: 0,
+                solutions: vec![moves.clone()],
+            },
+            Kind::Subtree(piece) if before.is_some_and(|n| n < Stop::EVERY * 64) => {
+                if stop.should_stop(0) {
+                    return None;
+                }
+                let mut found = engine.search(worker, piece, all);
+                stop.spend(found.nodes);
+                for moves in &mut found.solutions {
+                    let mut whole = piece.path.clone();
+                    whole.append(moves);
+                    *moves = whole;
+                }
+                found
+            }
+            Kind::Subtree(piece) => pieces(engine, heuristic, worker, piece, all, stop)?,
+        };
+        before = Some(found.nodes);
+        let solved = !found.solutions.is_empty();
+        results.push((item.before, Some(found)));
+        if solved && !all {
+            break;
+        }
+    }
+    merge(above, results, all).ok()
 }
 
 /// Searches `count` items of a cut on `threads` threads (this one among them), taking them in
 /// list order, each thread with a `worker` of its own: `search(worker, i)` is item `i`'s
 /// result, told to `live` as it comes. Unless `all`, no item after the earliest one known to
-/// hold a solution (`first` at the start, `usize::MAX` for none) is started. Returns each
-/// item's result, `None` for the items not searched.
+/// hold a solution (`first` at the start, `usize::MAX` for none) is started; and none once
+/// `stop` says so (each item's nodes are told to it, and an item whose search ended after the
+/// stop was raised is left out: the reference engines end theirs early). Returns each item's
+/// result, `None` for the items not searched.
 pub fn search_items<W>(
     count: usize,
     first: usize,
-    (threads, live): (usize, Option<&Live>),
+    (threads, live, stop): (usize, Option<&Live>, Option<&Stop>),
     all: bool,
     worker: &(dyn Fn() -> W + Sync),
     search: &(dyn Fn(&mut W, usize) -> Found + Sync),
@@ -320,11 +419,20 @@ pub fn search_items<W>(
     let work = || {
         let mut worker = worker();
         loop {
+            if stop.is_some_and(|stop| stop.should_stop(0)) {
+                break;
+            }
             let i = next.fetch_add(1, Ordering::SeqCst);
             if i >= count || i > first.load(Ordering::SeqCst) {
                 break;
             }
             let found = search(&mut worker, i);
+            if let Some(stop) = stop {
+                stop.spend(found.nodes);
+                if stop.raised() {
+                    break;
+                }
+            }
             if let Some(live) = live {
                 live.searched(found.nodes);
             }

@@ -15,7 +15,9 @@
 //! solution (unless every optimal solution is wanted).
 
 use super::parallel::{self, Found, Subtree};
-use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
+use super::{
+    BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution, Stop,
+};
 use crate::board::{Board, Direction, MAX_CELLS};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
@@ -75,21 +77,41 @@ impl Engine for ReferenceIda {
             order,
             tables,
             machine,
+            stop: options.stop.as_deref(),
         };
         for sad in 0.. {
             let clock = Instant::now();
             let length = h + 2 * sad;
-            let previous = bounds.last().map_or(0.0, |b: &BoundStats| b.seconds);
-            options.bound_starts(true, || {
+            let label = || {
                 let (happy, sad) = ((length + manhattan) / 2, (length - manhattan) / 2);
-                format!("{happy}+{sad} moves")
-            });
-            let found = if options.split(previous) {
-                parallel::search_bound(&split, start, h + sad, sad, options)
-            } else {
-                let mut search = Search::new(start, order, options.all, tables, machine);
-                search.explore(start.blank(), None, h + sad, sad, prune::Machine::START);
-                search.found()
+                format!("{happy}+{sad}")
+            };
+            options.bound_starts(true, || format!("{} moves", label()));
+            let stopped = || match &options.stop {
+                Some(stop) => stop.stopped(label(), true),
+                None => EngineError::Limit("stopped".into()),
+            };
+            let stop = options.stop.as_deref();
+            if stop.is_some_and(|stop| stop.should_stop(0)) {
+                return Err(stopped());
+            }
+            let found = match options.subtrees(&bounds) {
+                Some(wanted) => {
+                    parallel::search_bound(&split, start, (h + sad, sad), wanted, options)
+                        .ok_or_else(stopped)?
+                }
+                None => {
+                    let mut search = Search::new(start, order, options.all, tables, machine);
+                    search.stop = stop;
+                    search.explore(start.blank(), None, h + sad, sad, prune::Machine::START);
+                    if let Some(stop) = stop {
+                        stop.spend(search.nodes);
+                        if stop.raised() {
+                            return Err(stopped());
+                        }
+                    }
+                    search.found()
+                }
             };
             // The root counts once for the whole search, in the first bound.
             let root = u64::from(sad == 0);
@@ -131,6 +153,7 @@ pub fn visit_split<V: parallel::Visit>(
         order: KNUTH_ORDER,
         tables,
         machine,
+        stop: None,
     })
 }
 
@@ -140,6 +163,8 @@ struct Split<'a> {
     order: [Direction; 4],
     tables: &'a Heuristic,
     machine: &'a prune::Machine,
+    /// Looked at every [`Stop::EVERY`] nodes of a subtree (ended early when it says so).
+    stop: Option<&'a Stop>,
 }
 
 impl parallel::Splittable for Split<'_> {
@@ -161,6 +186,7 @@ impl parallel::Splittable for Split<'_> {
 
     fn search(&self, _: &mut (), subtree: &Subtree, all: bool) -> Found {
         let mut search = Search::new(&subtree.root, self.order, all, self.tables, self.machine);
+        search.stop = self.stop;
         let (happy, sad) = (subtree.happy, subtree.sad);
         let (blank, came) = (subtree.root.blank(), Some(subtree.came));
         search.explore(blank, came, happy, sad, subtree.machine);
@@ -187,6 +213,8 @@ struct Search<'a> {
     nodes: u64,
     /// The solutions found, each the pieces pushed from the pass's root.
     solutions: Vec<Vec<u8>>,
+    /// Looked at every [`Stop::EVERY`] nodes: the pass ends when it says so.
+    stop: Option<&'a Stop>,
 }
 
 impl<'a> Search<'a> {
@@ -223,6 +251,7 @@ impl<'a> Search<'a> {
             path: Vec::new(),
             nodes: 0,
             solutions: Vec::new(),
+            stop: None,
         }
     }
 
@@ -259,6 +288,13 @@ impl<'a> Search<'a> {
                 continue; // it would complete a forbidden word: not generated
             };
             self.nodes += 1;
+            if self.nodes.is_multiple_of(Stop::EVERY) {
+                if let Some(stop) = self.stop {
+                    if stop.should_stop(self.nodes) {
+                        return true;
+                    }
+                }
+            }
             let tile = self.tiles[from];
             let is_happy = match here {
                 Some(before) => {

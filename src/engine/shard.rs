@@ -8,7 +8,7 @@
 //! is the answer of one thread.
 
 use super::parallel::{self, Found, Item, Kind, Splittable, Subtree, Visit};
-use super::{automaton, reference, EngineError, EngineKind};
+use super::{automaton, reference, EngineError, EngineKind, Stop};
 use crate::board::Board;
 use crate::heuristic::pdb::{piece_cells, PatternDb};
 use crate::heuristic::Heuristic;
@@ -142,6 +142,37 @@ pub fn search(
         *moves = whole;
     }
     Ok(found)
+}
+
+/// [`search`], looking at `stop` between pieces of the subtree a few million nodes each
+/// ([`parallel::search_stopping`]): the same nodes and solutions, or `None` when `stop` ended
+/// it first (the nodes spent told to it).
+pub fn search_stopping(
+    kind: EngineKind,
+    heuristic: &Heuristic,
+    machine: &Machine,
+    subtree: &Subtree,
+    all: bool,
+    stop: &Stop,
+) -> Result<Option<Found>, EngineError> {
+    struct Stopping<'a>(&'a Heuristic, &'a Subtree, bool, &'a Stop);
+    impl Visit for Stopping<'_> {
+        type Output = Option<Found>;
+        fn visit<E: Splittable>(self, engine: &E) -> Option<Found> {
+            let Stopping(heuristic, subtree, all, stop) = self;
+            parallel::search_stopping(engine, heuristic, subtree, all, stop)
+        }
+    }
+    let stopping = Stopping(heuristic, subtree, all, stop);
+    let found = visit(kind, heuristic, machine, subtree.root.board(), stopping)?;
+    Ok(found.map(|mut found| {
+        for moves in &mut found.solutions {
+            let mut whole = subtree.path.clone();
+            whole.append(moves);
+            *moves = whole;
+        }
+        found
+    }))
 }
 
 /// The subtree at the end of the moves `path` (pieces pushed) from `start`, with `happy` and

@@ -250,7 +250,9 @@ fn drive<A: Generated>(
     let (parts, all) = (bound.states(start), options.all);
     let codes = bound.codes(start.tiles());
     let mut machine = A::default();
-    let mut previous = 0.0;
+    // The bounds so far, as far as the cut of the next needs them (their nodes and times).
+    let mut before: Vec<BoundStats> = Vec::new();
+    let stop = options.stop.as_deref();
     deepen(start, bound, all, progress, &mut |limit| {
         if limit > MAX_LENGTH {
             return Err(EngineError::Limit(format!(
@@ -259,33 +261,55 @@ fn drive<A: Generated>(
         }
         let clock = Instant::now();
         options.bound_starts(true, || format!("{limit} moves"));
-        let found = if options.split(previous) {
-            let below = |machine: &mut A, subtree: &Subtree| {
-                let state = machine.set_up(
-                    &subtree.root,
-                    Some(subtree.came),
-                    (subtree.g, limit),
-                    subtree.parts,
-                    subtree.codes,
-                    subtree.machine,
-                );
-                pass(machine, (bound, prune), &subtree.root, state, all)
-            };
-            let threads = (limit, all, options.threads);
-            parallel::pass(
-                start,
-                bound,
-                prune,
-                threads,
-                options.live.as_deref(),
-                &A::default,
-                &below,
-            )
-        } else {
-            let state = machine.set_up(start, None, (0, limit), parts, codes, Machine::START);
-            pass(&mut machine, (bound, prune), start, state, all)
+        let stopped = || match stop {
+            Some(stop) => stop.stopped(limit.to_string(), true),
+            None => EngineError::Limit("stopped".into()),
         };
-        previous = clock.elapsed().as_secs_f64();
+        if stop.is_some_and(|stop| stop.should_stop(0)) {
+            return Err(stopped());
+        }
+        let found = match options.subtrees(&before) {
+            Some(wanted) => {
+                let below = |machine: &mut A, subtree: &Subtree| {
+                    let state = machine.set_up(
+                        &subtree.root,
+                        Some(subtree.came),
+                        (subtree.g, limit),
+                        subtree.parts,
+                        subtree.codes,
+                        subtree.machine,
+                    );
+                    pass(machine, (bound, prune), &subtree.root, state, all)
+                };
+                let threads = (limit, all, options.threads);
+                parallel::pass(
+                    start,
+                    bound,
+                    prune,
+                    (threads, wanted),
+                    (options.live.as_deref(), stop),
+                    &A::default,
+                    &below,
+                )
+                .ok_or_else(stopped)?
+            }
+            None => {
+                let state = machine.set_up(start, None, (0, limit), parts, codes, Machine::START);
+                let found = pass(&mut machine, (bound, prune), start, state, all);
+                if let Some(stop) = stop {
+                    stop.spend(found.nodes);
+                }
+                found
+            }
+        };
+        before.push(BoundStats {
+            happy: limit,
+            sad: 0,
+            nodes: Some(found.nodes),
+            seconds: clock.elapsed().as_secs_f64(),
+            completed: true,
+            solutions: 0,
+        });
         Ok(found)
     })
 }

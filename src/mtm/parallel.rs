@@ -12,13 +12,10 @@
 use super::bound::LowerBound;
 use super::search::{Item, Pass, Search, Subtree};
 use crate::engine::parallel::{merge, search_items, Found, Kind};
-use crate::engine::Live;
+use crate::engine::{Live, Stop};
 use crate::position::Position;
 use crate::prune::Machine;
 use std::sync::atomic::{AtomicU32, Ordering};
-
-/// Subtrees wanted per thread, so that threads finishing at different times stay busy.
-const SUBTREES_PER_THREAD: usize = 64;
 
 /// The walk above the cut at the shallowest depth that lists at least `wanted` subtrees (or
 /// none deeper): its nodes, its least `g + h` cut off and its items.
@@ -49,27 +46,24 @@ fn cut<'a>(
     }
 }
 
-/// The pass of the bound `limit` from `start` on `threads` threads, walking the pruning
-/// machine `prune` above the cut: `search(worker, subtree)`
-/// searches below a node of the cut (its solutions from that node), each thread with a
-/// `worker` of its own; each subtree's nodes are told to `live` as it is searched.
+/// The pass of the bound `limit` from `start` on `threads` threads, cut into at least
+/// `wanted` subtrees ([`crate::engine::SearchOptions::subtrees`]), walking the pruning machine
+/// `prune` above the cut: `search(worker, subtree)` searches below a node of the cut (its
+/// solutions from that node), each thread with a `worker` of its own; each subtree's nodes are
+/// told to `live` as it is searched, and to `stop`, which ends the pass early (`None`).
 pub fn pass<W>(
     start: &Position,
     bound: &LowerBound,
     prune: &Machine,
-    (limit, all, threads): (u32, bool, usize),
-    live: Option<&Live>,
+    ((limit, all, threads), wanted): ((u32, bool, usize), usize),
+    (live, stop): (Option<&Live>, Option<&Stop>),
     worker: &(dyn Fn() -> W + Sync),
     search: &(dyn Fn(&mut W, &Subtree) -> Pass + Sync),
-) -> Pass {
-    let walk = cut(
-        start,
-        bound,
-        prune,
-        limit,
-        all,
-        threads * SUBTREES_PER_THREAD,
-    );
+) -> Option<Pass> {
+    let walk = cut(start, bound, prune, limit, all, wanted);
+    if let Some(stop) = stop {
+        stop.spend(walk.nodes);
+    }
     let items: &[Item] = &walk.items;
     let first = items
         .iter()
@@ -77,39 +71,39 @@ pub fn pass<W>(
         .filter(|_| !all)
         .unwrap_or(usize::MAX);
     let next = AtomicU32::new(walk.next);
-    let results =
-        search_items(
-            items.len(),
-            first,
-            (threads, live),
-            all,
-            worker,
-            &|w, i| match &items[i].kind {
-                Kind::Subtree(subtree) => {
-                    let found = search(w, subtree);
-                    next.fetch_min(found.next, Ordering::SeqCst);
-                    let solutions = found
-                        .solutions
-                        .into_iter()
-                        .map(|moves| [subtree.path.clone(), moves].concat())
-                        .collect();
-                    Found {
-                        nodes: found.nodes,
-                        solutions,
-                    }
+    let results = search_items(
+        items.len(),
+        first,
+        (threads, live, stop),
+        all,
+        worker,
+        &|w, i| match &items[i].kind {
+            Kind::Subtree(subtree) => {
+                let found = search(w, subtree);
+                next.fetch_min(found.next, Ordering::SeqCst);
+                let solutions = found
+                    .solutions
+                    .into_iter()
+                    .map(|moves| [subtree.path.clone(), moves].concat())
+                    .collect();
+                Found {
+                    nodes: found.nodes,
+                    solutions,
                 }
-                Kind::Solution(moves) => Found {
-                    nodes: 0,
-                    solutions: vec![moves.clone()],
-                },
+            }
+            Kind::Solution(moves) => Found {
+                nodes: 0,
+                solutions: vec![moves.clone()],
             },
-        );
-    // Every item up to the first with a solution was searched (no thread passes `first`).
+        },
+    );
+    // Every item up to the first with a solution was searched (no thread passes `first`),
+    // unless the pass was stopped.
     let befores = items.iter().map(|item| item.before);
-    let merged = merge(walk.nodes, befores.zip(results), all).unwrap_or_default();
-    Pass {
+    let merged = merge(walk.nodes, befores.zip(results), all).ok()?;
+    Some(Pass {
         nodes: merged.nodes,
         next: next.into_inner(),
         solutions: merged.solutions,
-    }
+    })
 }

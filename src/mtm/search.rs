@@ -30,7 +30,7 @@ use super::tables;
 use crate::board::{Board, MAX_CELLS};
 use crate::engine::parallel::{self, Kind};
 use crate::engine::{
-    BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution,
+    BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution, Stop,
 };
 use crate::position::Position;
 use crate::prune::Machine;
@@ -57,24 +57,37 @@ impl Engine for MtmIda {
     ) -> Result<SearchOutcome, EngineError> {
         let bound = tables::for_search(start, &self.config)?;
         let prune = tables::machine(start.board(), &self.config, options.all);
-        solve_with(start, &bound, &prune, options.all, progress)
+        solve_with(
+            start,
+            &bound,
+            &prune,
+            (options.all, options.stop.as_deref()),
+            progress,
+        )
     }
 }
 
-/// Solves a solvable `start` with the lower bound `bound`, every optimal solution when `all`.
+/// Solves a solvable `start` with the lower bound `bound`, every optimal solution when `all`,
+/// until `stop` (if any) says to stop (looked at every [`Stop::EVERY`] nodes).
 /// Each bound is reported to `progress` as it finishes; in [`BoundStats`] the bound in MTM
 /// moves is `happy` and `sad` is 0.
 pub fn solve_with(
     start: &Position,
     bound: &Arc<LowerBound>,
     prune: &Machine,
-    all: bool,
+    (all, stop): (bool, Option<&Stop>),
     progress: &mut dyn FnMut(&BoundStats),
 ) -> Result<SearchOutcome, EngineError> {
     let mut search = Search::new(start, bound, prune, all);
+    search.stop = stop;
     let (vertical, horizontal) = bound.states(start);
     let codes = bound.codes(start.tiles());
     deepen(start, bound, all, progress, &mut |limit| {
+        if let Some(stop) = stop {
+            if stop.should_stop(0) {
+                return Err(stop.stopped(limit.to_string(), true));
+            }
+        }
         search.nodes = 0;
         search.next = u32::MAX;
         search.limit = limit;
@@ -86,6 +99,12 @@ pub fn solve_with(
             codes,
             Machine::START,
         );
+        if let Some(stop) = stop {
+            stop.spend(search.nodes);
+            if stop.raised() {
+                return Err(stop.stopped(limit.to_string(), true));
+            }
+        }
         Ok(Pass {
             nodes: search.nodes,
             next: search.next,
@@ -176,6 +195,8 @@ pub(super) struct Search<'a> {
     /// in `items`, in order, with the solutions met above the cut.
     pub(super) cut: u32,
     pub(super) items: Vec<Item>,
+    /// Looked at every [`Stop::EVERY`] nodes: the pass ends when it says so.
+    pub(super) stop: Option<&'a Stop>,
 }
 
 /// An item of a cut ([`crate::engine::parallel::Item`]) of the MTM tree.
@@ -228,6 +249,7 @@ impl<'a> Search<'a> {
             solutions: Vec::new(),
             cut: 0,
             items: Vec::new(),
+            stop: None,
         }
     }
 
@@ -256,6 +278,13 @@ impl<'a> Search<'a> {
                 continue;
             };
             self.nodes += 1;
+            if self.nodes.is_multiple_of(Stop::EVERY) {
+                if let Some(stop) = self.stop {
+                    if stop.should_stop(self.nodes) {
+                        return true;
+                    }
+                }
+            }
             // Slide the tiles the blank passes, one cell each, updating the moved axis's part.
             let (mut v, mut h) = (vertical, horizontal);
             let mut here = blank;

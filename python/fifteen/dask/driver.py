@@ -142,6 +142,29 @@ def journaled(folder, plan_id):
     return results
 
 
+# What makes two plans plans of the same bound of the same search (their cuts aside).
+SAME_SEARCH = (
+    "format", "version", "board", "position", "convention", "engine", "heuristic", "prune",
+    "tables", "bound", "happy", "sad", "all",
+)
+
+
+def journal_plan(path, fresh):
+    """The plan kept at `path` by an earlier driver, if it is a plan of the same bound of the
+    same search as the plan `fresh` (JSON): its text; else None. Its cut may differ from
+    fresh's (another cluster cuts another number of items), and its results are kept under
+    its own id."""
+    try:
+        kept = read(path)
+        plan = json.loads(kept)
+    except (OSError, ValueError):
+        return None
+    new = json.loads(fresh)
+    if not isinstance(plan, dict) or any(plan.get(k) != new.get(k) for k in SAME_SEARCH):
+        return None
+    return kept
+
+
 def bound(args, client, journal, number, flags, past):
     """Plans, runs and merges one bound; returns (merge's lines, the plan, its results)."""
     import fifteen
@@ -159,8 +182,13 @@ def bound(args, client, journal, number, flags, past):
         if isinstance(error, fifteen.NoSolution):
             raise
         raise Failure(str(error)) from None
-    # The same bound gives the same plan: a driver started again finds its results' id.
-    write(plan_path, plan_text)
+    # A driver started again on its journal searches the journal's plan of the bound, which
+    # names its results, whatever the cluster now (the cut depends on its threads).
+    kept_plan = journal_plan(plan_path, plan_text)
+    if kept_plan is None:
+        write(plan_path, plan_text)
+    else:
+        plan_text = kept_plan
     plan = json.loads(plan_text)
     folder = os.path.join(journal, plan["id"])
     os.makedirs(folder, exist_ok=True)
@@ -172,7 +200,7 @@ def bound(args, client, journal, number, flags, past):
         if i not in results and (item["happy"], item["sad"]) != (0, 0)
     ]
     tasks = cut.batches(plan, pending, past, threads) if not cut.settled(plan, results) else []
-    ran = 0
+    ran, done, cancelled = 0, 0, []
     # Every bound: a worker may have joined since the last.
     check_workers(client, plan_text, args.tables)
     if tasks:
@@ -210,8 +238,13 @@ def bound(args, client, journal, number, flags, past):
                     results[i] = json.loads(text)
                     nodes += results[i]["nodes"]
                     ran += 1
+                done += 1
                 progress.task_done(nodes)
                 if cut.settled(plan, results):
+                    # The rest is not needed: its tasks stop (a running one within seconds).
+                    cancelled = [
+                        items for items, f in zip(tasks, futures) if not f.done()
+                    ]
                     client.cancel([f for f in futures if not f.done()])
                     break
         finally:
@@ -219,8 +252,8 @@ def bound(args, client, journal, number, flags, past):
     nodes = sorted(result["nodes"] for result in results.values())
     spread = nodes and f", nodes an item {nodes[0]}, {nodes[len(nodes) // 2]}, {nodes[-1]}"
     print(
-        f"bound {plan['bound']}: {len(plan['items'])} items, {kept} from the journal, "
-        f"{ran} run in {len(tasks)} tasks{spread or ''}",
+        bound_line(plan, (args.journal is not None, kept_plan is not None, kept), ran, done,
+                   cancelled) + (spread or ""),
         file=sys.stderr,
         flush=True,
     )
@@ -230,6 +263,26 @@ def bound(args, client, journal, number, flags, past):
     except ValueError as error:
         raise Failure(str(error)) from None
     return lines, plan, results
+
+
+def bound_line(plan, journaled, ran, done, cancelled):
+    """The summary of a bound on stderr: its items (with `--journal`, whether the plan was the
+    journal's and how many results it held), the items run and the tasks that ran them, and
+    the tasks cancelled once the bound was settled, with their items."""
+    journal, reused, kept = journaled
+    line = f"bound {plan['bound']}: {len(plan['items'])} items"
+    if journal:
+        line += " (the journal's plan)" if reused else ""
+        line += f", {kept} from the journal"
+    line += f", {ran} run in {done} task{'' if done == 1 else 's'}"
+    if cancelled:
+        count = len(cancelled)
+        items = sum(len(task) for task in cancelled)
+        line += (
+            f", {count} task{'' if count == 1 else 's'} of {items} item"
+            f"{'' if items == 1 else 's'} cancelled, not needed"
+        )
+    return line
 
 
 def solve(args, client, journal):

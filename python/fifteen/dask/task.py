@@ -43,16 +43,47 @@ def check(plan, tables, version):
     return None
 
 
+def unwanted():
+    """For the task running this, a callable that says whether its result is no longer
+    wanted: the task cancelled or released (the driver cancelled it once the bound was
+    settled, or went away: the scheduler then releases its tasks) or its worker closing (on
+    SIGTERM, a closing worker waits for its running tasks); None outside a worker. Called by
+    the search (shard_run's stop) every 0.2 s, in the task's thread."""
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+        key = worker.get_current_task()
+    except (ImportError, ValueError, AttributeError):
+        return None
+
+    def ask():
+        if worker.status.name in ("closing", "closed", "failed", "stopping", "stopped"):
+            return True
+        task = worker.state.tasks.get(key)
+        return task is None or task.state not in ("executing", "long-running", "resumed")
+
+    return ask
+
+
 def run_items(plan, items, tables):
     """Searches the items `items` of `plan` (JSON) in one call, which searches nothing after
     an item with a solution; returns each item's result text by item. A refusal (another
-    version, other tables) is an error naming the worker and the one-line message."""
+    version, other tables) is an error naming the worker and the one-line message. The search
+    stops within seconds once the task is unwanted (see `unwanted`): a task cancelled by the
+    driver, or left by one that exited, no longer holds its worker's thread, and a worker told
+    to close does; it then asks the scheduler to run the task elsewhere (for a cancelled task
+    nobody asks)."""
     import json
 
     import fifteen
 
     try:
-        texts = fifteen.shard_run(plan, items, tables)
+        texts = fifteen.shard_run(plan, items, tables, stop=unwanted())
+    except fifteen.Stopped:
+        from distributed import Reschedule
+
+        raise Reschedule() from None
     except ValueError as error:
         raise RuntimeError(f"worker {worker_name()}: {error}") from None
     return {json.loads(text)["item"]: text for text in texts}

@@ -1,0 +1,367 @@
+//! `fifteen solve --max-nodes N` and `--time-limit DURATION`, and Ctrl-C (issue 53): a search
+//! still unfinished at its limit ends with one line on stderr naming the bound reached and the
+//! nodes spent, exit status 3 (130 after Ctrl-C), on every IDA* engine, one thread or two, in
+//! both metrics; with `--file` each position has its own limit.
+#![forbid(unsafe_code)]
+
+mod common;
+
+use common::{command, run};
+use std::process::Stdio;
+
+/// Korf's first instance with Manhattan distance: 9 bounds, 203,514,570 nodes.
+const KORF1: &str = "d68cfe0ab7459132";
+/// The transposition: minutes of search with Manhattan distance, tens of seconds in MTM.
+const LONG: &str = "159d26ae37bf48c0";
+
+/// The parts of a stop line: `stopped by CAUSE in bound B, unfinished: N nodes spent in T
+/// sec` as (cause, bound, nodes, seconds); `None` for the nodes of a search that counts none.
+fn stop_line(stderr: &str) -> (String, String, Option<u64>, f64) {
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "one line on stderr: {stderr:?}");
+    let line = lines[0];
+    let rest = line.strip_prefix("stopped by ").expect(line);
+    let (cause, rest) = rest.split_once(" in bound ").expect(line);
+    let (bound, rest) = rest.split_once(", unfinished: ").expect(line);
+    let (nodes, seconds) = rest.rsplit_once(" in ").expect(line);
+    let nodes = match nodes.strip_suffix(" nodes spent") {
+        Some(n) => Some(n.parse().expect(line)),
+        None => {
+            assert_eq!(nodes, "nodes not counted (--stats counts them)", "{line}");
+            None
+        }
+    };
+    let seconds = seconds
+        .strip_suffix(" sec")
+        .expect(line)
+        .parse()
+        .expect(line);
+    (cause.to_string(), bound.to_string(), nodes, seconds)
+}
+
+/// Every bound of a whole search's `--json`: (H+S, nodes).
+fn bounds(args: &[&str]) -> Vec<(String, u64)> {
+    let mut all = vec!["solve", "--json"];
+    all.extend(args);
+    let (status, out, _) = run(&all);
+    assert_eq!(status, 0);
+    let report: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    report["bounds"]
+        .as_array()
+        .expect("bounds")
+        .iter()
+        .map(|b| {
+            let label = match b.get("bound") {
+                Some(bound) => bound.to_string(),
+                None => format!("{}+{}", b["happy"], b["sad"]),
+            };
+            (label, b["nodes"].as_u64().expect("nodes"))
+        })
+        .collect()
+}
+
+/// The bound in which a search spends its `max`-th node: the first whose nodes and those of
+/// the bounds before reach it.
+fn bound_reaching(bounds: &[(String, u64)], max: u64) -> (String, u64) {
+    let mut sum = 0;
+    for (label, nodes) in bounds {
+        if sum + nodes >= max {
+            return (label.clone(), sum);
+        }
+        sum += nodes;
+    }
+    panic!("the search ends before {max} nodes")
+}
+
+#[test]
+fn max_nodes_stops_every_engine_in_the_bound_that_reaches_them() {
+    let whole = bounds(&["--heuristic", "manhattan", "--threads", "1", KORF1]);
+    assert_eq!(whole.iter().map(|b| b.1).sum::<u64>(), 203_514_570);
+    let max = 1_000_000;
+    let (bound, before) = bound_reaching(&whole, max);
+    assert_eq!(bound, "46+5");
+    let done = whole.iter().position(|b| b.0 == bound).expect("the bound");
+    for engine in [
+        ["--engine", "automaton", "--threads", "1"],
+        ["--engine", "automaton", "--threads", "2"],
+        ["--engine", "ida", "--threads", "1"],
+        ["--engine", "ida", "--threads", "2"],
+    ] {
+        let mut args = vec![
+            "solve",
+            "--heuristic",
+            "manhattan",
+            "--max-nodes",
+            "1000000",
+        ];
+        args.extend(engine);
+        args.push(KORF1);
+        let (status, out, err) = run(&args);
+        assert_eq!(status, 3, "{engine:?}: {err}");
+        let (cause, stopped_in, nodes, _) = stop_line(&err);
+        assert_eq!(cause, "--max-nodes 1000000", "{engine:?}");
+        assert_eq!(stopped_in, bound, "{engine:?}");
+        // At least the budget, and less than the bounds up to the one it stopped in.
+        let nodes = nodes.expect("counted");
+        let within = before + whole[done].1;
+        assert!(nodes >= max && nodes < within, "{engine:?}: {nodes}");
+        // The bounds before were searched to their end, and printed; no solution.
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), done, "{engine:?}: {out}");
+        assert!(lines
+            .iter()
+            .all(|l| l.starts_with(" ... no solution with ")));
+    }
+    // On one thread the cut, and so the nodes spent, are the same from run to run; the
+    // reference engine looks at the budget every 65,536 nodes.
+    let once = |engine: &str| {
+        let args = [
+            "solve",
+            "--heuristic",
+            "manhattan",
+            "--max-nodes",
+            "1000000",
+            "--threads",
+            "1",
+            "--engine",
+            engine,
+            KORF1,
+        ];
+        let (_, _, err) = run(&args);
+        stop_line(&err).2.expect("counted")
+    };
+    assert_eq!(once("automaton"), once("automaton"));
+    assert!(once("ida") < max + 65_536);
+}
+
+#[test]
+fn max_nodes_stops_both_mtm_engines() {
+    let args = [
+        "--metric",
+        "mtm",
+        "--heuristic",
+        "walking",
+        "--threads",
+        "1",
+        "4a6f0d8c2e3b5917",
+    ];
+    let whole = bounds(&args);
+    let total: u64 = whole.iter().map(|b| b.1).sum();
+    let max = total / 3;
+    let (bound, before) = bound_reaching(&whole, max);
+    let max_text = max.to_string();
+    for engine in [["--engine", "automaton"], ["--engine", "ida"]] {
+        let mut all = vec!["solve", "--max-nodes", &max_text];
+        all.extend(engine);
+        all.extend(args);
+        let (status, out, err) = run(&all);
+        assert_eq!(status, 3, "{engine:?}: {err}");
+        let (cause, stopped_in, nodes, _) = stop_line(&err);
+        assert_eq!(cause, format!("--max-nodes {max}"));
+        assert_eq!(stopped_in, bound, "{engine:?}");
+        let nodes = nodes.expect("counted");
+        assert!(
+            nodes >= max && nodes < total,
+            "{engine:?}: {nodes} of {total}"
+        );
+        assert!(nodes >= before);
+        assert!(!out.contains("Solution"), "{out}");
+    }
+}
+
+#[test]
+fn a_time_limit_stops_a_long_search_on_every_engine() {
+    for engine in [
+        vec![
+            "--heuristic",
+            "manhattan",
+            "--engine",
+            "automaton",
+            "--threads",
+            "1",
+        ],
+        vec![
+            "--heuristic",
+            "manhattan",
+            "--engine",
+            "automaton",
+            "--threads",
+            "2",
+        ],
+        vec![
+            "--heuristic",
+            "manhattan",
+            "--engine",
+            "ida",
+            "--threads",
+            "1",
+        ],
+        vec![
+            "--metric",
+            "mtm",
+            "--heuristic",
+            "walking",
+            "--engine",
+            "automaton",
+        ],
+        vec![
+            "--metric",
+            "mtm",
+            "--heuristic",
+            "walking",
+            "--engine",
+            "ida",
+        ],
+    ] {
+        let mut args = vec!["solve", "--time-limit", "1s"];
+        args.extend(&engine);
+        args.push(LONG);
+        let (status, out, err) = run(&args);
+        assert_eq!(status, 3, "{engine:?}: {err}");
+        let (cause, _, nodes, seconds) = stop_line(&err);
+        assert_eq!(cause, "--time-limit 1s");
+        // Limits count the nodes even where the plain search does not.
+        assert!(nodes.is_some_and(|n| n > 0), "{engine:?}");
+        assert!(seconds >= 1.0, "{engine:?}: {seconds}");
+        assert!(!out.contains("Solution"), "{out}");
+    }
+}
+
+/// SIGINT, as Ctrl-C sends it, once the search has printed a bound line: a clean end on
+/// every engine, status 130, and the line of the stop.
+#[test]
+fn ctrl_c_ends_every_engine_cleanly() {
+    use std::io::{BufRead, BufReader};
+    for engine in [
+        vec![
+            "--heuristic",
+            "manhattan",
+            "--engine",
+            "automaton",
+            "--threads",
+            "1",
+        ],
+        vec![
+            "--heuristic",
+            "manhattan",
+            "--engine",
+            "automaton",
+            "--threads",
+            "2",
+        ],
+        vec![
+            "--heuristic",
+            "manhattan",
+            "--engine",
+            "ida",
+            "--threads",
+            "1",
+            "--stats",
+        ],
+        vec![
+            "--metric",
+            "mtm",
+            "--heuristic",
+            "walking",
+            "--engine",
+            "ida",
+        ],
+    ] {
+        let mut child = command()
+            .arg("solve")
+            .args(&engine)
+            .arg(LONG)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("fifteen runs");
+        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut first = String::new();
+        out.read_line(&mut first).expect("a bound line");
+        assert!(first.starts_with(" ... no solution with "), "{first:?}");
+        let killed = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+        let output = child.wait_with_output().expect("it ends");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(130), "{engine:?}: {err}");
+        let (cause, _, nodes, _) = stop_line(&err);
+        assert_eq!(cause, "Ctrl-C");
+        // The automaton with Manhattan distance counts no nodes unless asked.
+        let counted = !(engine.contains(&"automaton") && engine.contains(&"manhattan"));
+        assert_eq!(nodes.is_some(), counted, "{engine:?}: {err}");
+    }
+}
+
+#[test]
+fn with_a_file_each_position_has_its_limit() {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let file = dir.path().join("positions.txt");
+    std::fs::write(&file, format!("867254301\n{KORF1}\n123456078\n")).expect("written");
+    let file = file.to_str().expect("a path");
+    let args = [
+        "solve",
+        "--heuristic",
+        "manhattan",
+        "--max-nodes",
+        "100000",
+        "--threads",
+        "1",
+    ];
+    let (status, out, err) = run(&[&args[..], &["--file", file]].concat());
+    assert_eq!(status, 3, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(
+        lines[0].starts_with("867254301: Solution in 26+5 moves: "),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with(&format!(
+            "{KORF1}: stopped by --max-nodes 100000 in bound 45+4, unfinished: "
+        )),
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with("123456078: Solution in 2+0 moves: "),
+        "{out}"
+    );
+    assert!(
+        lines[3].starts_with("2 positions solved, 1 stopped, "),
+        "{out}"
+    );
+    assert_eq!(
+        err.trim(),
+        format!("1 position of {file} stopped by a limit before its end")
+    );
+    // With --json, an object for the stopped position too.
+    let (status, out, _) = run(&[&args[..], &["--json", "--file", file]].concat());
+    assert_eq!(status, 3);
+    let stopped: serde_json::Value =
+        serde_json::from_str(out.lines().nth(1).expect("a line")).expect("JSON");
+    assert_eq!(stopped["line"], 2);
+    assert_eq!(stopped["stopped"], "--max-nodes 100000");
+    assert_eq!(stopped["bound"], "45+4");
+    assert!(stopped["nodes"].as_u64().is_some_and(|n| n >= 100_000));
+}
+
+#[test]
+fn bad_limits_are_one_line() {
+    for (args, said) in [
+        (vec!["--time-limit", "0"], "leaves no time"),
+        (vec!["--time-limit", "soon"], "bad duration \"soon\""),
+        (vec!["--max-nodes", "0"], "--max-nodes"),
+        (vec!["--engine", "bfs", "--max-nodes", "10"], "not bfs"),
+    ] {
+        let mut all = vec!["solve"];
+        all.extend(&args);
+        all.push("867254301");
+        let (status, out, err) = run(&all);
+        assert_eq!(status, 2, "{args:?}");
+        assert!(out.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
+}
