@@ -97,17 +97,8 @@ fn parse_cell(text: &str) -> Result<(usize, usize), String> {
 
 /// A duration: seconds, or a number with `s`, `m` or `h`.
 fn parse_duration(text: &str) -> Result<Duration, String> {
-    let bad = || format!("bad duration {text:?}; write e.g. 0, 90s, 10m or 2h");
-    let t = text.trim();
-    let (digits, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
-    let number: u64 = digits.parse().map_err(|_| bad())?;
-    let seconds = match unit {
-        "" | "s" => number,
-        "m" => number.checked_mul(60).ok_or_else(bad)?,
-        "h" => number.checked_mul(3600).ok_or_else(bad)?,
-        _ => return Err(bad()),
-    };
-    Ok(Duration::from_secs(seconds))
+    super::duration_seconds(text, "0, 90s, 10m or 2h")
+        .map(|(seconds, _)| Duration::from_secs(seconds))
 }
 
 /// `12.2G`: a size in binary units with one decimal.

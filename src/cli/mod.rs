@@ -441,16 +441,7 @@ pub struct Duration {
 /// Parses a duration: seconds, or a whole number with `s`, `m` or `h` (`90`, `90s`, `10m`,
 /// `2h`; the grammar of `levels --checkpoint-every`), above 0.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let bad = || format!("bad duration {text:?}; write e.g. 90s, 10m or 2h");
-    let t = text.trim();
-    let (digits, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
-    let number: u64 = digits.parse().map_err(|_| bad())?;
-    let seconds = match unit {
-        "" | "s" => number,
-        "m" => number.checked_mul(60).ok_or_else(bad)?,
-        "h" => number.checked_mul(3600).ok_or_else(bad)?,
-        _ => return Err(bad()),
-    };
+    let (seconds, t) = duration_seconds(text, "90s, 10m or 2h")?;
     if seconds == 0 {
         return Err(format!(
             "a duration of {text:?} leaves no time; write e.g. 90s, 10m or 2h"
@@ -460,6 +451,25 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         time: std::time::Duration::from_secs(seconds),
         text: t.to_string(),
     })
+}
+
+/// The seconds of a duration written as a number and a unit (`s`, the default, `m` or `h`), and
+/// the text trimmed; an error names the text and gives the `examples`.
+pub(crate) fn duration_seconds<'a>(
+    text: &'a str,
+    examples: &str,
+) -> Result<(u64, &'a str), String> {
+    let bad = || format!("bad duration {text:?}; write e.g. {examples}");
+    let t = text.trim();
+    let (digits, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+    let number: u64 = digits.parse().map_err(|_| bad())?;
+    let seconds = match unit {
+        "" | "s" => number,
+        "m" => number.checked_mul(60).ok_or_else(bad)?,
+        "h" => number.checked_mul(3600).ok_or_else(bad)?,
+        _ => return Err(bad()),
+    };
+    Ok((seconds, t))
 }
 
 impl Failure {
