@@ -16,6 +16,7 @@
 //! - [`progress`]: the spinner of a long step, for the CLI and the library's builds;
 //! - [`random`]: seeded random walks and uniformly random solvable positions;
 //! - [`sliding`]: the breadth-first engine, Knuth's SLIDING for general sliding-block puzzles;
+//! - [`tray`]: positions on any board up to 16x16, for the move verbs (no search);
 //! - [`cli`]: the `fifteen` command line, one file per subcommand.
 //!
 //! Every engine answers through the same [`Engine`] trait:
@@ -52,6 +53,7 @@ pub mod progress;
 pub mod prune;
 pub mod random;
 pub mod sliding;
+pub mod tray;
 
 /// The version of this library and binary; plans of `fifteen shard` name it, and a worker of
 /// another version refuses them.

@@ -16,6 +16,43 @@
 use crate::board::Direction;
 use crate::position::{Convention, Position};
 
+/// What a move string needs of a position: the engines' [`Position`], or the move verbs'
+/// [`crate::tray::Tray`] on boards up to 16x16. Tiles are Knuth's numbers.
+pub trait Playable: Clone {
+    /// The number of cells (tiles with the blank).
+    fn cells(&self) -> usize;
+    /// Whether tiles are written as hex digits (at most 16 cells).
+    fn uses_hex(&self) -> bool;
+    /// Moves the blank in direction `d`; the tile pushed, or `None` off the board.
+    fn move_blank(&mut self, d: Direction) -> Option<u8>;
+    /// The blank's move that pushes `tile`, if it stands next to the blank.
+    fn direction_of(&self, tile: u8) -> Option<Direction>;
+    /// Tiles pushed (Knuth's numbers) in the user's convention and notation.
+    fn moves_notation(&self, moves: &[u8], convention: Convention) -> String;
+}
+
+impl Playable for Position {
+    fn cells(&self) -> usize {
+        self.board().cells()
+    }
+
+    fn uses_hex(&self) -> bool {
+        self.board().uses_hex()
+    }
+
+    fn move_blank(&mut self, d: Direction) -> Option<u8> {
+        Position::move_blank(self, d)
+    }
+
+    fn direction_of(&self, tile: u8) -> Option<Direction> {
+        Position::direction_of(self, tile)
+    }
+
+    fn moves_notation(&self, moves: &[u8], convention: Convention) -> String {
+        Position::moves_notation(self, moves, convention)
+    }
+}
+
 /// Whose direction a letter names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Mover {
@@ -108,8 +145,8 @@ pub fn written_in(text: &str, mover: Mover) -> Written {
 
 /// The moves of `text` from `start`: the blank's unit steps on Knuth's board, or the first
 /// move (counted from 1) that cannot be read or made.
-pub fn read(
-    start: &Position,
+pub fn read<P: Playable>(
+    start: &P,
     text: &str,
     convention: Convention,
     mover: Mover,
@@ -122,12 +159,12 @@ pub fn read(
 }
 
 /// Tiles pushed, one after the other.
-fn read_tiles(
-    start: &Position,
+fn read_tiles<P: Playable>(
+    start: &P,
     text: &str,
     convention: Convention,
 ) -> Result<Vec<Direction>, MovesError> {
-    let cells = start.board().cells();
+    let cells = start.cells();
     let words: Vec<&str> = text
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
@@ -141,14 +178,14 @@ fn read_tiles(
             .is_ok_and(|t| (1..cells).contains(&t) && !w.starts_with('0'))
     });
     let decimal = text.contains(',')
-        || !start.board().uses_hex()
+        || !start.uses_hex()
         || (numbers && words.len() > 1 && words.iter().any(|w| w.len() > 1));
     let tokens: Vec<String> = match decimal {
         true => words.iter().map(|w| w.to_string()).collect(),
         false => words.concat().chars().map(String::from).collect(),
     };
     let radix = if decimal { 10 } else { 16 };
-    let mut position = *start;
+    let mut position = start.clone();
     let mut steps = Vec::with_capacity(tokens.len());
     for (i, token) in tokens.iter().enumerate() {
         let index = i + 1;
@@ -175,13 +212,13 @@ fn read_tiles(
 }
 
 /// Letters with optional counts.
-fn read_letters(
-    start: &Position,
+fn read_letters<P: Playable>(
+    start: &P,
     text: &str,
     convention: Convention,
     mover: Mover,
 ) -> Result<Vec<Direction>, MovesError> {
-    let mut position = *start;
+    let mut position = start.clone();
     let mut steps = Vec::new();
     let mut chars = text.chars().filter(|c| !c.is_whitespace()).peekable();
     let mut index = 0;
@@ -221,8 +258,8 @@ fn read_letters(
 
 /// The position `steps` of the blank lead to from `start` (steps off the board are skipped:
 /// [`read`] gives none).
-pub fn play(start: &Position, steps: &[Direction]) -> Position {
-    let mut position = *start;
+pub fn play<P: Playable>(start: &P, steps: &[Direction]) -> P {
+    let mut position = start.clone();
     for &d in steps {
         position.move_blank(d);
     }
@@ -230,8 +267,8 @@ pub fn play(start: &Position, steps: &[Direction]) -> Position {
 }
 
 /// The tiles `steps` push from `start` (Knuth's numbering), as far as they stay on the board.
-pub fn tiles_of(start: &Position, steps: &[Direction]) -> Vec<u8> {
-    let mut position = *start;
+pub fn tiles_of<P: Playable>(start: &P, steps: &[Direction]) -> Vec<u8> {
+    let mut position = start.clone();
     steps
         .iter()
         .map_while(|&d| position.move_blank(d))
@@ -239,8 +276,8 @@ pub fn tiles_of(start: &Position, steps: &[Direction]) -> Vec<u8> {
 }
 
 /// The steps of the blank that push `tiles` from `start`, as far as each is next to it.
-pub fn steps_of(start: &Position, tiles: &[u8]) -> Vec<Direction> {
-    let mut position = *start;
+pub fn steps_of<P: Playable>(start: &P, tiles: &[u8]) -> Vec<Direction> {
+    let mut position = start.clone();
     tiles
         .iter()
         .map_while(|&tile| {
@@ -284,8 +321,8 @@ pub fn runs_text(steps: &[Direction], mover: Mover, convention: Convention) -> S
 }
 
 /// `steps` from `start` written in `written`.
-pub fn write(
-    start: &Position,
+pub fn write<P: Playable>(
+    start: &P,
     steps: &[Direction],
     written: Written,
     convention: Convention,

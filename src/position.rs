@@ -148,7 +148,7 @@ impl fmt::Display for PositionError {
 
 /// The tiles a short position lacks, named in `names`: "0 (the blank) is", "3 and 8 are",
 /// "0 (the blank), 1, 2 and 5 more are".
-fn missing_tiles(names: &[String]) -> String {
+pub(crate) fn missing_tiles(names: &[String]) -> String {
     let shown: Vec<String> = names
         .iter()
         .map(|name| match name.as_str() {
@@ -544,7 +544,7 @@ pub fn format_tiles(tiles: &[u8], hex: bool) -> String {
 
 /// The values of one row of a position (or of the whole position): decimal numbers separated
 /// by commas or spaces, else hex digits; and whether they were hex digits.
-fn row_values(text: &str) -> Result<(Vec<usize>, bool), PositionError> {
+pub(crate) fn row_values(text: &str) -> Result<(Vec<usize>, bool), PositionError> {
     if text.contains(|c: char| c == ',' || c.is_whitespace()) {
         let values = text
             .split(|c: char| c == ',' || c.is_whitespace())

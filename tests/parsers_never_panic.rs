@@ -1,11 +1,13 @@
 //! The two parsers of user input never panic, whatever they are given: `Position::parse` on
-//! arbitrary text with any size and convention, and `Puzzle::parse_with` on arbitrary bytes
+//! arbitrary text with any size and convention (and `Tray::parse`, the move verbs' on boards
+//! up to 256 cells), and `Puzzle::parse_with` on arbitrary bytes
 //! and on mutated copies of the bundled puzzles (the stable, CI-side counterpart of the
 //! cargo-fuzz targets in `fuzz/`). Errors are one line; what parses satisfies the parser's
 //! promises, and a parsed puzzle can be packed.
 #![forbid(unsafe_code)]
 
 use fifteen::sliding::{Geometry, Puzzle};
+use fifteen::tray::{Shape, Tray};
 use fifteen::{Board, Convention, Position};
 use proptest::prelude::*;
 
@@ -203,6 +205,28 @@ proptest! {
                 prop_assert_eq!(count, board.cells());
                 let again = Position::parse(&position.notation(convention), Some(board), convention);
                 prop_assert_eq!(again, Ok(position));
+            }
+        }
+    }
+
+    #[test]
+    fn tray_parse_never_panics(
+        text in position_text(),
+        size in prop::option::of((0usize..20, 0usize..20)),
+        convention in any_convention(),
+    ) {
+        // The move verbs' positions: any board up to 256 cells.
+        let size = size.and_then(|(r, c)| Shape::new(r, c).ok());
+        match Tray::parse(&text, size, convention) {
+            Err(error) => {
+                let message = error.to_string();
+                prop_assert!(!message.contains('\n'), "{:?}", message);
+            }
+            Ok(tray) => {
+                prop_assert!(size.is_none_or(|s| s == tray.shape()));
+                prop_assert_eq!(tray.tiles().len(), tray.shape().cells());
+                let again = Tray::parse(&tray.notation(convention), Some(tray.shape()), convention);
+                prop_assert_eq!(again, Ok(tray));
             }
         }
     }

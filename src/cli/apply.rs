@@ -6,7 +6,8 @@
 use super::moves::PathArgs;
 use super::Failure;
 use crate::notation;
-use crate::position::Position;
+use crate::position::Subject;
+use crate::tray::Tray;
 use clap::Args;
 use std::io::Write;
 
@@ -26,10 +27,11 @@ pub fn run(args: &ApplyArgs) -> Result<(), Failure> {
     let (start, steps, _) = args.path.read()?;
     let goal = match &args.goal {
         Some(text) => {
-            crate::goal::parse_position(text, Some(start.board()), args.path.board.convention)
-                .map_err(Failure::BadInput)?
+            Tray::parse(text, Some(start.shape()), args.path.board.convention).map_err(|e| {
+                Failure::BadInput(format!("--goal {text:?}: {}", e.message(Subject::Goal)))
+            })?
         }
-        None => Position::goal(start.board()),
+        None => Tray::goal(start.shape()),
     };
     let end = notation::play(&start, &steps);
     let at_goal = end == goal;

@@ -4,10 +4,11 @@
 //! the steps the next one undoes, or in another notation. A move that cannot be read or made is
 //! named by its number (status 2).
 
-use super::{BoardArgs, Failure};
+use super::Failure;
 use crate::board::Direction;
 use crate::notation::{self, Mover, Written};
-use crate::position::Position;
+use crate::position::Convention;
+use crate::tray::{Shape, Tray};
 use clap::Args;
 use std::io::Write;
 
@@ -18,7 +19,8 @@ pub struct PathArgs {
     pub position: String,
 
     /// The moves: tiles pushed (`c8437b…`, or `1,17,16` on boards above 16 cells), or letters
-    /// U, D, L, R with optional counts (`D3 R L2`), quoted or as several arguments.
+    /// U, D, L, R with optional counts (`D3 R L2`; up to a side less one), quoted or as several
+    /// arguments.
     #[arg(required = true, num_args = 1..)]
     pub moves: Vec<String>,
 
@@ -27,16 +29,30 @@ pub struct PathArgs {
     pub blank: bool,
 
     #[command(flatten)]
-    pub board: BoardArgs,
+    pub board: TrayArgs,
+}
+
+/// The board and the goal convention of the move verbs: any board of at least 2 rows and 2
+/// columns up to 256 cells (a replay needs no search), where the searches' `--size` stops at 5.
+#[derive(Debug, Args)]
+pub struct TrayArgs {
+    /// Board size RxC (at least 2 each, at most 256 cells: 16x16, 3x7, 8x2, …); inferred from
+    /// 4, 9, 12, 16 or 25 tiles, a square number of tiles up to 256, or rows written with `/`.
+    #[arg(long, value_name = "RxC")]
+    pub size: Option<Shape>,
+
+    /// Goal convention of the position and of the printed moves.
+    #[arg(long, value_enum, default_value_t = Convention::Knuth)]
+    pub convention: Convention,
 }
 
 impl PathArgs {
     /// The start, the steps of the blank, and the notation they were written in; a move that
     /// cannot be read or made is bad input.
-    pub fn read(&self) -> Result<(Position, Vec<Direction>, Written), Failure> {
+    pub fn read(&self) -> Result<(Tray, Vec<Direction>, Written), Failure> {
         let convention = self.board.convention;
-        let start = Position::parse(&self.position, self.board.size, convention)
-            .map_err(Failure::bad_input)?;
+        let start =
+            Tray::parse(&self.position, self.board.size, convention).map_err(Failure::bad_input)?;
         let mover = if self.blank {
             Mover::Blank
         } else {
@@ -70,7 +86,7 @@ pub enum Rewrite {
 
 pub fn run(args: &MovesArgs, rewrite: Rewrite) -> Result<(), Failure> {
     let (start, steps, read_in) = args.path.read()?;
-    let (from, steps, to): (Position, Vec<Direction>, Written) = match rewrite {
+    let (from, steps, to): (Tray, Vec<Direction>, Written) = match rewrite {
         Rewrite::Invert => (
             notation::play(&start, &steps),
             notation::invert(&steps),
