@@ -100,23 +100,27 @@ impl PositionError {
                 "Hex notation only works for boards of at most 16 cells; list the tiles of a {board} board as decimal numbers separated by commas!"
             ),
             PositionError::UnknownSize { found } => format!(
-                "The {what} has {found} tiles; give --size RxC for a board of that many cells (4, 9, 12, 16 and 25 are recognised without it)!"
+                "The {what} has {found_tiles}; give --size RxC for a board of that many cells (4, 9, 12, 16 and 25 are recognised without it)!",
+                found_tiles = tiles(*found)
             ),
             PositionError::NoBoard { found } => format!(
-                "The {what} has {found} tiles, and no board has that many cells (boards of 2 to 5 rows and columns have 4, 6, 8, 9, 10, 12, 15, 16, 20 or 25)!"
+                "The {what} has {found_tiles}, and no board has that many cells (boards of 2 to 5 rows and columns have 4, 6, 8, 9, 10, 12, 15, 16, 20 or 25)!",
+                found_tiles = tiles(*found)
             ),
             PositionError::WrongCount { found, board } => format!(
-                "The {what} has {found} tiles, but a {board} board needs {}!",
-                board.cells()
+                "The {what} has {found_tiles}, but a {board} board needs {}!",
+                board.cells(),
+                found_tiles = tiles(*found)
             ),
             PositionError::TooFew {
                 found,
                 board,
                 missing,
             } => format!(
-                "The {what} has {found} tiles, but a {board} board needs {}: {} missing!",
+                "The {what} has {found_tiles}, but a {board} board needs {}: {} missing!",
                 board.cells(),
-                missing_tiles(missing)
+                missing_tiles(missing),
+                found_tiles = tiles(*found)
             ),
             PositionError::OutOfRange { tile, board } => format!(
                 "Your {what} uses {tile}, but a {board} board has tiles 0 to {} only!",
@@ -128,7 +132,8 @@ impl PositionError {
                 found,
                 expected,
             } => format!(
-                "Row {row} of the {what} has {found} tiles, but the first row has {expected}!"
+                "Row {row} of the {what} has {found_tiles}, but the first row has {expected}!",
+                found_tiles = tiles(*found)
             ),
             PositionError::NoShape { rows, cols } => format!(
                 "The {what} has {rows} rows of {cols} tiles; boards have 2 to 5 rows and columns!"
@@ -143,6 +148,15 @@ impl PositionError {
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message(Subject::Start))
+    }
+}
+
+/// `1 tile`, `2 tiles`.
+pub(crate) fn tiles(count: usize) -> String {
+    if count == 1 {
+        "1 tile".to_string()
+    } else {
+        format!("{count} tiles")
     }
 }
 

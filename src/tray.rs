@@ -161,26 +161,30 @@ impl TrayError {
             TrayError::Small(error) => error.message(subject),
             TrayError::Shape(error) => format!("The {what} does not fit: {error}!"),
             TrayError::UnknownSize { found } => format!(
-                "The {what} has {found} tiles; give --size RxC for a board of that many cells (square boards up to 16x16 are recognised without it)!"
+                "The {what} has {found_tiles}; give --size RxC for a board of that many cells (square boards up to 16x16 are recognised without it)!",
+                found_tiles = position::tiles(*found)
             ),
             TrayError::TooMany { found } => format!(
-                "The {what} has {found} tiles, but the move verbs take boards of at most {MAX_CELLS} cells (16x16)!"
+                "The {what} has {found_tiles}, but the move verbs take boards of at most {MAX_CELLS} cells (16x16)!",
+                found_tiles = position::tiles(*found)
             ),
             TrayError::HexTooLarge(shape) => format!(
                 "Hex notation only works for boards of at most 16 cells; list the tiles of a {shape} board as decimal numbers separated by commas!"
             ),
             TrayError::WrongCount { found, shape } => format!(
-                "The {what} has {found} tiles, but a {shape} board needs {}!",
-                shape.cells()
+                "The {what} has {found_tiles}, but a {shape} board needs {}!",
+                shape.cells(),
+                found_tiles = position::tiles(*found)
             ),
             TrayError::TooFew {
                 found,
                 shape,
                 missing,
             } => format!(
-                "The {what} has {found} tiles, but a {shape} board needs {}: {} missing!",
+                "The {what} has {found_tiles}, but a {shape} board needs {}: {} missing!",
                 shape.cells(),
-                position::missing_tiles(missing)
+                position::missing_tiles(missing),
+                found_tiles = position::tiles(*found)
             ),
             TrayError::OutOfRange { tile, shape } => format!(
                 "Your {what} uses {tile}, but a {shape} board has tiles 0 to {} only!",
@@ -192,7 +196,8 @@ impl TrayError {
                 found,
                 expected,
             } => format!(
-                "Row {row} of the {what} has {found} tiles, but the first row has {expected}!"
+                "Row {row} of the {what} has {found_tiles}, but the first row has {expected}!",
+                found_tiles = position::tiles(*found)
             ),
             TrayError::WrongShape { rows, cols, shape } => format!(
                 "The {what} has {rows} rows of {cols} tiles, but --size says {shape}!"

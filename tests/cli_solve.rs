@@ -223,6 +223,29 @@ fn bad_inputs_get_knuths_messages() {
 }
 
 #[test]
+fn a_position_of_one_tile_is_counted_in_the_singular() {
+    // It said "has 1 tiles".
+    let (status, _, stderr) = run(&["solve", "--size", "3x3", "1"]);
+    assert_eq!(status, 2);
+    assert_eq!(
+        stderr.trim_end(),
+        "The start position has 1 tile, but a 3x3 board needs 9: 0 (the blank), 2, 3 and 5 more are missing!"
+    );
+    let (status, _, stderr) = run(&["solve", "0"]);
+    assert_eq!(status, 2);
+    assert!(
+        stderr.starts_with("The start position has 1 tile, and no board has that many cells"),
+        "{stderr}"
+    );
+    let (status, _, stderr) = run(&["apply", "--size", "6x6", "7,", "U"]);
+    assert_eq!(status, 2);
+    assert!(
+        stderr.contains("has 1 tile, but a 6x6 board needs 36"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn wrong_length_on_an_explicit_board() {
     // Every tile of a 3x3 board, then one more: too many tiles is the fault to name, not the
     // repeat Knuth's order of checks would find.
