@@ -16,8 +16,13 @@ const LONG: &str = "159d26ae37bf48c0";
 
 /// The parts of a stop line: `stopped by CAUSE in bound B, unfinished: N nodes spent in T
 /// sec` as (cause, bound, nodes, seconds); `None` for the nodes of a search that counts none.
+/// A line announcing the build of a table or machine the search needs (the first run on a fresh
+/// checkout builds them) comes before it and is passed over.
 fn stop_line(stderr: &str) -> (String, String, Option<u64>, f64) {
-    let lines: Vec<&str> = stderr.lines().collect();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|line| !line.starts_with("building the "))
+        .collect();
     assert_eq!(lines.len(), 1, "one line on stderr: {stderr:?}");
     let line = lines[0];
     let rest = line.strip_prefix("stopped by ").expect(line);
