@@ -7,6 +7,11 @@
 //! Tiles are numbered in Knuth's convention: tile `x` (1 <= x < R*C) belongs on cell `x - 1`,
 //! and the blank (tile 0) on the last cell. The Manhattan distance of a board is the sum, over
 //! the tiles, of each tile's row and column distance from its home cell; the blank does not count.
+//!
+//! A board may instead have its goal's blank on another cell ([`Board::with_blank_home`]): the
+//! tiles then fill the other cells in order, row by row, and every home, distance and parity
+//! derived here follows. That is how a goal whose blank no mirror brings to a corner is searched
+//! ([`crate::goal`]); the engines and tables built for the last cell refuse such a board.
 
 use std::fmt;
 
@@ -76,6 +81,8 @@ impl Direction {
 pub struct Board {
     rows: usize,
     cols: usize,
+    /// The goal's blank cell: the last one but on a board made by [`Board::with_blank_home`].
+    blank_home: usize,
 }
 
 /// A board shape outside the supported range.
@@ -91,7 +98,11 @@ impl Board {
     pub fn new(rows: usize, cols: usize) -> Result<Board, BoardSizeError> {
         let ok = |side: usize| (MIN_SIDE..=MAX_SIDE).contains(&side);
         if ok(rows) && ok(cols) {
-            Ok(Board { rows, cols })
+            Ok(Board {
+                rows,
+                cols,
+                blank_home: rows * cols - 1,
+            })
         } else {
             Err(BoardSizeError { rows, cols })
         }
@@ -99,7 +110,26 @@ impl Board {
 
     /// The classic 4 x 4 board.
     pub fn fifteen() -> Board {
-        Board { rows: 4, cols: 4 }
+        Board {
+            rows: 4,
+            cols: 4,
+            blank_home: 15,
+        }
+    }
+
+    /// This board with the goal's blank on `cell` (a cell of the board), the tiles in order on
+    /// the others.
+    pub fn with_blank_home(self, cell: usize) -> Board {
+        debug_assert!(cell < self.cells());
+        Board {
+            blank_home: cell.min(self.cells() - 1),
+            ..self
+        }
+    }
+
+    /// Whether the goal's blank is on the last cell, as the automata and the tables have it.
+    pub fn is_standard(self) -> bool {
+        self.blank_home == self.cells() - 1
     }
 
     pub fn rows(self) -> usize {
@@ -123,12 +153,14 @@ impl Board {
         cell % self.cols
     }
 
-    /// The cell a tile belongs on in the goal (Knuth's convention: blank last).
+    /// The cell a tile belongs on in the goal (Knuth's convention: blank last, or on the
+    /// board's blank home, the tiles in order around it).
     pub fn home(self, tile: u8) -> usize {
-        if tile == 0 {
-            self.cells() - 1
-        } else {
-            usize::from(tile) - 1
+        let tile = usize::from(tile);
+        match tile {
+            0 => self.blank_home,
+            _ if tile <= self.blank_home => tile - 1,
+            _ => tile,
         }
     }
 

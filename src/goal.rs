@@ -5,9 +5,12 @@
 //!
 //! - The *symmetry* (a mirror of the rows, of the columns, or both) brings the goal's blank to
 //!   the standard goal's blank cell, the last one. Mirrors keep every move a move and every
-//!   distance a distance, so this works when the goal's blank is in a corner; a goal with the
-//!   blank elsewhere is refused ([`GoalError::BlankNotInACorner`]): the engines' goal has its
-//!   blank in the last cell, and no symmetry of the board takes another cell there.
+//!   distance a distance, so this works when the goal's blank is in a corner.
+//! - A goal with the blank elsewhere is not mirrored: no symmetry of the board takes its blank
+//!   to the last cell. Its standard problem is on the board whose goal has the blank on that
+//!   cell ([`Board::with_blank_home`]), which the reference engines, the breadth-first ones,
+//!   Manhattan and walking distance serve; the automata and the pattern databases, built for
+//!   the last cell, refuse it ([`Goal::in_corner`] tells which).
 //! - The *relabelling* renames each tile after the standard goal's tile on the cell where the
 //!   mirrored goal has it, so that the mirrored goal becomes the standard one.
 //!
@@ -20,6 +23,7 @@
 //! Manhattan distances, happy and sad moves carry over: a tile's distance to its home is kept
 //! by the mirror.
 
+use crate::board::Board;
 use crate::engine::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome};
 use crate::position::{Position, PositionError, Subject};
 
@@ -27,6 +31,9 @@ use crate::position::{Position, PositionError, Subject};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Goal {
     goal: Position,
+    /// The board of the standard problems: the goal's, or with the blank's home on the goal's
+    /// blank cell when that is not a corner.
+    searched: Board,
     flip_rows: bool,
     flip_cols: bool,
     /// `to_standard[t]`: the standard name of the goal's tile `t`.
@@ -35,47 +42,55 @@ pub struct Goal {
     from_standard: Vec<u8>,
 }
 
-/// A goal the engines cannot be given.
+/// A start that cannot be turned toward the goal.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GoalError {
-    #[error("a search needs the goal's blank in a corner of the board, and this goal has it in row {row}, column {col} (apply replays moves toward any goal)")]
-    BlankNotInACorner { row: usize, col: usize },
     #[error("the goal has a {goal} board and the position a {start} board")]
     OtherBoard { goal: String, start: String },
 }
 
 impl Goal {
-    /// The goal `goal` (in Knuth's numbering, as every position inside), or why the engines
-    /// cannot be given it.
-    pub fn new(goal: Position) -> Result<Goal, GoalError> {
+    /// The goal `goal` (in Knuth's numbering, as every position inside), its blank on any cell.
+    pub fn new(goal: Position) -> Goal {
         let board = goal.board();
         let blank = goal.blank();
         let (row, col) = (board.row(blank), board.col(blank));
         let last_row = row == board.rows() - 1;
         let last_col = col == board.cols() - 1;
-        if !(row == 0 || last_row) || !(col == 0 || last_col) {
-            return Err(GoalError::BlankNotInACorner {
-                row: row + 1,
-                col: col + 1,
-            });
-        }
+        let corner = (row == 0 || last_row) && (col == 0 || last_col);
         let mut this = Goal {
             goal,
+            searched: match corner {
+                true => board,
+                false => board.with_blank_home(blank),
+            },
             // A board of one row or column has its blank's corner both ways: no mirror needed
             // along it.
-            flip_rows: !last_row,
-            flip_cols: !last_col,
+            flip_rows: corner && !last_row,
+            flip_cols: corner && !last_col,
             to_standard: vec![0; board.cells()],
             from_standard: vec![0; board.cells()],
         };
         let mirrored = this.mirror(&goal);
-        let standard = Position::goal(board);
+        let standard = Position::goal(this.searched);
         for cell in 0..board.cells() {
             let (tile, name) = (mirrored.tile(cell), standard.tile(cell));
             this.to_standard[usize::from(tile)] = name;
             this.from_standard[usize::from(name)] = tile;
         }
-        Ok(this)
+        this
+    }
+
+    /// Whether the goal's blank is in a corner: its standard problems are on the standard
+    /// board, which every engine and table serves.
+    pub fn in_corner(&self) -> bool {
+        self.searched.is_standard()
+    }
+
+    /// The board of the standard problems: the goal's, or on a goal whose blank is not in a
+    /// corner, the board with the blank's home on the goal's blank cell.
+    pub fn searched(&self) -> Board {
+        self.searched
     }
 
     /// The goal as given.
@@ -116,22 +131,31 @@ impl Goal {
                 start: start.board().to_string(),
             });
         }
-        Ok(self.relabel(&self.mirror(start), &self.to_standard))
+        Ok(Self::relabel(
+            &self.mirror(start),
+            &self.to_standard,
+            self.searched,
+        ))
     }
 
     /// The position whose standard problem is `standard` (the inverse of [`Goal::standard`]).
     pub fn from_standard(&self, standard: &Position) -> Position {
-        self.mirror(&self.relabel(standard, &self.from_standard))
+        self.mirror(&Self::relabel(
+            standard,
+            &self.from_standard,
+            self.goal.board(),
+        ))
     }
 
-    fn relabel(&self, position: &Position, names: &[u8]) -> Position {
+    /// `position` with its tiles renamed by `names`, on `board` (of its size).
+    fn relabel(position: &Position, names: &[u8], board: Board) -> Position {
         let tiles: Vec<u8> = position
             .tiles()
             .iter()
             .map(|&t| names[usize::from(t)])
             .collect();
         // Renaming the tiles of a permutation one-to-one (the blank stays 0) is one too.
-        Position::from_tiles(position.board(), &tiles).unwrap_or(*position)
+        Position::from_tiles(board, &tiles).unwrap_or(*position)
     }
 
     /// The tiles pushed on a path toward the goal, as the tiles of the standard problem (the
@@ -182,12 +206,26 @@ impl Engine for Toward {
         self.engine.iterative_deepening()
     }
 
+    fn any_goal(&self) -> bool {
+        self.engine.any_goal()
+    }
+
     fn solve(
         &self,
         start: &Position,
         options: &SearchOptions,
         progress: &mut dyn FnMut(&BoundStats),
     ) -> Result<SearchOutcome, EngineError> {
+        if !self.goal.in_corner() {
+            if !self.engine.any_goal() {
+                let engine = format!("the {} engine", self.engine.name());
+                return Err(EngineError::CornerGoal(engine));
+            }
+            if options.heuristic.has_tables() {
+                let tables = format!("--heuristic {}", options.heuristic.name());
+                return Err(EngineError::CornerGoal(tables));
+            }
+        }
         let standard = self
             .goal
             .standard(start)
@@ -200,14 +238,13 @@ impl Engine for Toward {
     }
 }
 
-/// Reads a goal written as a position is (the same board size and convention as the start),
-/// for a search: its blank in a corner.
+/// Reads a goal written as a position is (the same board size and convention as the start).
 pub fn parse(
     text: &str,
     board: Option<crate::Board>,
     convention: crate::Convention,
 ) -> Result<Goal, String> {
-    Goal::new(parse_position(text, board, convention)?).map_err(|e| format!("--goal {text:?}: {e}"))
+    parse_position(text, board, convention).map(Goal::new)
 }
 
 /// Reads a goal as a replay takes it: any position (no symmetry is needed to replay moves).
@@ -232,7 +269,7 @@ mod tests {
 
     #[test]
     fn the_standard_goal_changes_nothing() {
-        let goal = Goal::new(Position::goal(Board::fifteen())).expect("a goal");
+        let goal = Goal::new(Position::goal(Board::fifteen()));
         assert!(goal.is_standard());
         let start = parse_position("d68cfe0ab7459132");
         assert_eq!(goal.standard(&start), Ok(start));
@@ -240,9 +277,17 @@ mod tests {
     }
 
     #[test]
-    fn each_corner_goal_becomes_the_standard_one() {
-        for text in ["0123456789abcdef", "1230456789abcdef", "123456789abc0def"] {
-            let goal = Goal::new(parse_position(text)).expect("a corner");
+    fn each_goal_becomes_a_standard_one() {
+        for text in [
+            "0123456789abcdef",
+            "1230456789abcdef",
+            "123456789abc0def",
+            "123456789ab0cdef",
+            "1234506789abcdef",
+        ] {
+            let goal = Goal::new(parse_position(text));
+            let corner = !text.contains("b0c") && !text.contains("506");
+            assert_eq!(goal.in_corner(), corner, "{text}");
             assert!(goal.standard(&goal.position()).expect("a board").is_goal());
             let start = parse_position("d68cfe0ab7459132");
             let standard = goal.standard(&start).expect("a board");
@@ -269,17 +314,13 @@ mod tests {
     }
 
     #[test]
-    fn goals_the_engines_cannot_serve_are_refused() {
-        assert_eq!(
-            Goal::new(parse_position("123456789ab0cdef")),
-            Err(GoalError::BlankNotInACorner { row: 3, col: 4 })
-        );
+    fn goals_of_the_other_parity_or_board_are_told() {
         // Loyd's 14-15 puzzle, the other parity: reached from its own class only.
-        let loyd = Goal::new(parse_position("123456789abcdfe0")).expect("a corner");
+        let loyd = Goal::new(parse_position("123456789abcdfe0"));
         assert!(!loyd.reachable(&parse_position("d68cfe0ab7459132")));
         assert!(loyd.reachable(&parse_position("123456789abcdf0e")));
         assert!(loyd.standard(&loyd.position()).expect("a board").is_goal());
-        let goal = Goal::new(parse_position("0123456789abcdef")).expect("a corner");
+        let goal = Goal::new(parse_position("0123456789abcdef"));
         assert!(matches!(
             goal.standard(&parse_position("123456780")),
             Err(GoalError::OtherBoard { .. })

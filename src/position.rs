@@ -193,11 +193,12 @@ pub struct Position {
 }
 
 impl Position {
-    /// The solved position of `board`.
+    /// The solved position of `board`: every tile on its home.
     pub fn goal(board: Board) -> Position {
         let mut tiles = [0u8; MAX_CELLS];
-        for (cell, tile) in tiles.iter_mut().enumerate().take(board.cells() - 1) {
-            *tile = tile_number(cell + 1);
+        for tile in 1..board.cells() {
+            let tile = tile_number(tile);
+            tiles[board.home(tile)] = tile;
         }
         Position { board, tiles }
     }

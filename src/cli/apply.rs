@@ -18,7 +18,7 @@ pub struct ApplyArgs {
 
     /// Replay toward this goal instead of the convention's (written as a position is, with the
     /// same --size and --convention): any position of the board, of either parity, the blank
-    /// anywhere (a replay needs no symmetry, unlike solve's search).
+    /// anywhere.
     #[arg(long, value_name = "POSITION")]
     pub goal: Option<String>,
 }

@@ -19,7 +19,7 @@ use crate::position::{Convention, Position};
 use crate::prune::Prune;
 use crate::random::PositionSource;
 use crate::{korf100, korf50};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::process::Command;
 use std::time::Instant;
@@ -245,7 +245,12 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     } else {
         vec![Choice::Manhattan]
     };
-    let (mut contestants, left_out_oracle) = engines(args, &heuristics);
+    let tables = heuristics
+        .iter()
+        .find(|choice| **choice != Choice::Manhattan)
+        .map(ToString::to_string);
+    let kinds = goal_kinds(args, EngineKind::value_variants(), tables)?;
+    let (mut contestants, left_out_oracle) = engines(args, &kinds, &heuristics);
     if left_out_oracle {
         eprintln!("(ida left out: {ORACLE}; name it in --engines to time it anyway)");
     } else if contestants
@@ -516,11 +521,15 @@ pub(crate) fn report(
 /// Our contestants: every named engine (each IDA* engine with each heuristic), or by default
 /// every engine, the reference engine only with Manhattan (with tables it is an oracle,
 /// hundreds of times slower). Also whether the default left the reference engine out.
-fn engines(args: &CompareArgs, heuristics: &[Choice]) -> (Vec<Contestant>, bool) {
+fn engines(
+    args: &CompareArgs,
+    kinds: &[EngineKind],
+    heuristics: &[Choice],
+) -> (Vec<Contestant>, bool) {
     let named = !args.selection.engines.is_empty();
     let mut contestants = Vec::new();
     let mut left_out_oracle = false;
-    for kind in args.selection.kinds() {
+    for &kind in kinds {
         let engine = kind.engine();
         let ida = engine.iterative_deepening();
         let choices = if ida {
@@ -611,6 +620,30 @@ pub(crate) type Labelled = Vec<(String, Position)>;
 
 /// The positions of a comparison with `--metric mtm` ([`super::mtm`]), and how many lines of
 /// `--file` were left out as bad and as unsolvable.
+/// The engines of `args` toward its goal (see [`super::GoalArgs::kinds`]), of those `all`;
+/// toward a goal whose blank is not in a corner, peers (given the standard problem as text,
+/// which cannot say where the goal's blank is) and tables (`tables`: whether a heuristic named
+/// reads some) are refused in one line.
+pub(crate) fn goal_kinds(
+    args: &CompareArgs,
+    all: &[EngineKind],
+    tables: Option<String>,
+) -> Result<Vec<EngineKind>, Failure> {
+    let goal = args.goal.read(args.size, args.convention)?;
+    if goal.as_ref().is_some_and(|goal| !goal.in_corner()) {
+        if !args.peer.is_empty() {
+            return Err(Failure::BadInput(
+                "--peer is given each position as its standard problem, which has the blank's goal in the last cell; toward a goal with the blank elsewhere, leave --peer out".into(),
+            ));
+        }
+        if let Some(name) = tables {
+            let error = crate::engine::EngineError::CornerGoal(format!("--heuristic {name}"));
+            return Err(Failure::BadInput(error.to_string()));
+        }
+    }
+    super::GoalArgs::kinds(goal.as_ref(), &args.selection.engines, all)
+}
+
 pub(crate) fn positions_of(args: &CompareArgs) -> Result<(Labelled, (usize, usize)), Failure> {
     let mut left_out = LeftOut::default();
     let positions = collect_positions(args, &mut left_out, &mut Vec::new())?;
@@ -697,7 +730,12 @@ fn collect_positions(
         positions.extend(choose_published("korf50", ids, &all, published)?);
     }
     if let Some(count) = args.random {
-        let board = args.size.unwrap_or_else(Board::fifteen);
+        // The standard problems' board (toward a goal whose blank is not in a corner, the
+        // board with the blank's home on its cell).
+        let board = match &goal {
+            Some(goal) => goal.searched(),
+            None => args.size.unwrap_or_else(Board::fifteen),
+        };
         let mut source = PositionSource::new(args.seed.unwrap_or(1));
         for _ in 0..count {
             let p = match args.walk {

@@ -7,11 +7,11 @@
 use super::Failure;
 use crate::board::Board;
 use crate::differential::{disagreements, EngineRun};
-use crate::engine::{Engine, SearchOptions};
+use crate::engine::{Engine, EngineKind, SearchOptions};
 use crate::goal::Goal;
 use crate::position::{Convention, Position};
 use crate::random::PositionSource;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 
@@ -94,9 +94,12 @@ pub fn run_to(
         return Err(Failure::BadInput("--count must be at least 1".into()));
     }
     let goal = args.goal.read(Some(args.size), Convention::Knuth)?;
-    let engines: Vec<Box<dyn Engine>> = args
-        .selection
-        .kinds()
+    let kinds = super::GoalArgs::kinds(
+        goal.as_ref(),
+        &args.selection.engines,
+        EngineKind::value_variants(),
+    )?;
+    let engines: Vec<Box<dyn Engine>> = kinds
         .iter()
         .map(|k| super::GoalArgs::engine(goal.as_ref(), k.engine()))
         .collect();
@@ -105,6 +108,11 @@ pub fn run_to(
     let heuristic =
         args.heuristic
             .resolve(args.size, crate::heuristic::store::Choice::Manhattan, false)?;
+    if goal.as_ref().is_some_and(|goal| !goal.in_corner()) && heuristic.has_tables() {
+        let tables = format!("--heuristic {}", heuristic.name());
+        let error = crate::engine::EngineError::CornerGoal(tables);
+        return Err(Failure::BadInput(error.to_string()));
+    }
     let options = SearchOptions {
         memory_limit: Some(args.selection.memory),
         prune: args.heuristic.machine(&heuristic, false)?,
@@ -131,9 +139,12 @@ pub fn positions<'a>(
 ) -> impl Iterator<Item = Position> + 'a {
     let mut source = PositionSource::new(args.seed);
     (0..args.count).map(move |_| {
+        // The standard problems' board: toward a goal whose blank is not in a corner, the
+        // board with the blank's home on its cell.
+        let board = goal.map_or(args.size, Goal::searched);
         let standard = match args.walk {
-            Some(length) => source.random_walk(args.size, length),
-            None => source.random_solvable(args.size),
+            Some(length) => source.random_walk(board, length),
+            None => source.random_solvable(board),
         };
         match goal {
             Some(goal) => goal.from_standard(&standard),

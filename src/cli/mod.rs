@@ -26,7 +26,7 @@ use crate::engine::EngineKind;
 use crate::heuristic::store::{Choice, Store};
 use crate::heuristic::Heuristic;
 use crate::prune::{Machine, Prune};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -85,17 +85,6 @@ pub struct EngineSelection {
     pub memory: u64,
 }
 
-impl EngineSelection {
-    /// The chosen engines, all of them when none was named.
-    pub fn kinds(&self) -> Vec<EngineKind> {
-        if self.engines.is_empty() {
-            EngineKind::value_variants().to_vec()
-        } else {
-            self.engines.clone()
-        }
-    }
-}
-
 /// The board and the goal convention of the positions of a command.
 #[derive(Debug, Args)]
 pub struct BoardArgs {
@@ -112,9 +101,11 @@ pub struct BoardArgs {
 #[derive(Debug, Args)]
 pub struct GoalArgs {
     /// Solve toward this goal instead of the convention's (written as a position is, with the
-    /// same --size and --convention): any position whose blank is in a corner, of either
-    /// parity (a start of the other parity has no solution). Every engine and table serves it
-    /// unchanged.
+    /// same --size and --convention): any position of the board, of either parity, the blank
+    /// anywhere (a start of the other parity has no solution). With the blank in a corner,
+    /// every engine and table serves it unchanged; elsewhere the ida engine searches (bfs when
+    /// named) with manhattan (walking distance in MTM), the automaton and the tables being
+    /// built for the corner.
     #[arg(long, value_name = "POSITION")]
     pub goal: Option<String>,
 }
@@ -131,6 +122,41 @@ impl GoalArgs {
             .as_deref()
             .map(|text| crate::goal::parse(text, board, convention).map_err(Failure::BadInput))
             .transpose()
+    }
+
+    /// Whether `--goal` names a goal whose blank is not in a corner (read on `board` in
+    /// `convention`; a goal that does not read is left to the command, which says why).
+    pub fn off_corner(
+        &self,
+        board: Option<crate::board::Board>,
+        convention: crate::position::Convention,
+    ) -> bool {
+        self.read(board, convention)
+            .is_ok_and(|goal| goal.is_some_and(|goal| !goal.in_corner()))
+    }
+
+    /// The engines `kinds` (all of them when `None` was named) that search toward `goal`:
+    /// toward a goal whose blank is not in a corner, the automaton is refused when named and
+    /// left out when not.
+    pub fn kinds(
+        goal: Option<&crate::goal::Goal>,
+        named: &[EngineKind],
+        all: &[EngineKind],
+    ) -> Result<Vec<EngineKind>, Failure> {
+        let off_corner = goal.is_some_and(|goal| !goal.in_corner());
+        if !off_corner {
+            return Ok(if named.is_empty() { all } else { named }.to_vec());
+        }
+        if named.contains(&EngineKind::Automaton) {
+            let automaton = crate::engine::EngineError::CornerGoal("the automaton engine".into());
+            return Err(Failure::BadInput(automaton.to_string()));
+        }
+        let kinds = if named.is_empty() { all } else { named };
+        Ok(kinds
+            .iter()
+            .copied()
+            .filter(|&kind| kind != EngineKind::Automaton)
+            .collect())
     }
 
     /// `engine`, searching toward the goal if there is one.
@@ -563,7 +589,14 @@ pub fn main() -> ExitCode {
     // In this process (not in the Python package's) Ctrl-C stops a search (live.rs).
     live::catch_interrupts();
     use crate::mtm::Metric;
-    let result = match cli.command {
+    let (command, engine_given) = match cli.command {
+        Command::Solve(mut args) => match toward_off_corner(&mut args, engine_given) {
+            Ok(engine_given) => (Command::Solve(args), engine_given),
+            Err(failure) => return ExitCode::from(report(Err(failure))),
+        },
+        command => (command, engine_given),
+    };
+    let result = match command {
         Command::Solve(args) if args.metric == Metric::Mtm => match &args.file {
             Some(file) => mtm::batch(&args, file, engine_given),
             None => mtm::solve(&args, engine_given),
@@ -591,6 +624,34 @@ pub fn main() -> ExitCode {
     };
     let result = result.and_then(|()| finish());
     ExitCode::from(report(result))
+}
+
+/// `solve` toward a goal whose blank is not in a corner (see [`crate::goal`]): the reference
+/// engine unless `--engine` was given, Manhattan distance unless `--heuristic` was (walking
+/// distance, MTM's default, in MTM); pattern databases and the relabelled table, built toward
+/// the corner, are refused. Returns whether the engine is now given.
+fn toward_off_corner(args: &mut solve::SolveArgs, engine_given: bool) -> Result<bool, Failure> {
+    use crate::heuristic::store::Choice;
+    if !args.goal.off_corner(args.board.size, args.board.convention) {
+        return Ok(engine_given);
+    }
+    if !engine_given {
+        args.engine = EngineKind::Ida;
+    }
+    let mtm = args.metric == crate::mtm::Metric::Mtm;
+    match &args.heuristic.heuristic {
+        // bfs needs no bound (and refuses one named).
+        None | Some(Choice::Default) if !mtm && args.engine != EngineKind::Bfs => {
+            args.heuristic.heuristic = Some(Choice::Manhattan)
+        }
+        Some(Choice::Tables(name)) if !(mtm && name == "walking") => {
+            let tables = format!("--heuristic {name}");
+            let error = crate::engine::EngineError::CornerGoal(tables);
+            return Err(Failure::BadInput(error.to_string()));
+        }
+        _ => {}
+    }
+    Ok(true)
 }
 
 /// Writes a command's failure where it belongs and returns the exit status:

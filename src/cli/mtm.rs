@@ -432,7 +432,9 @@ pub fn crosscheck_to(
     let goal = args
         .goal
         .read(Some(args.size), crate::position::Convention::Knuth)?;
-    let engines: Vec<Box<dyn Engine>> = engines(&args.selection.engines, &config)?
+    let all = [EngineKind::Automaton, EngineKind::Ida, EngineKind::Bfs];
+    let kinds = super::GoalArgs::kinds(goal.as_ref(), &args.selection.engines, &all)?;
+    let engines: Vec<Box<dyn Engine>> = engines(&kinds, &config)?
         .into_iter()
         .map(|engine| super::GoalArgs::engine(goal.as_ref(), engine))
         .collect();
@@ -514,7 +516,10 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
             "--heuristic relabel is a 4x4 table; leave it out on other boards".into(),
         ));
     }
-    let engines = engines(&args.selection.engines, &config)?;
+    let all = [EngineKind::Automaton, EngineKind::Ida, EngineKind::Bfs];
+    let relabel = (config.bound == BoundChoice::Relabel).then(|| "relabel".to_string());
+    let kinds = super::compare::goal_kinds(args, &all, relabel)?;
+    let engines = engines(&kinds, &config)?;
     let options = SearchOptions {
         memory_limit: Some(args.selection.memory),
         ..SearchOptions::default()

@@ -377,6 +377,9 @@ impl Engine for Automaton {
         if options.order.is_some() {
             return Err(EngineError::OrderNotSupported { engine: NAME });
         }
+        if !start.board().is_standard() {
+            return Err(EngineError::CornerGoal(format!("the {NAME} engine")));
+        }
         if !start.is_solvable() {
             return Err(EngineError::Unsolvable);
         }

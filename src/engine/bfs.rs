@@ -111,6 +111,10 @@ impl Engine for BfsEngine {
         "bfs"
     }
 
+    fn any_goal(&self) -> bool {
+        true
+    }
+
     fn iterative_deepening(&self) -> bool {
         false
     }

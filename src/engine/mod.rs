@@ -558,6 +558,10 @@ pub enum EngineError {
         "the {engine} engine searches in its own fixed order; --order works only with --engine ida"
     )]
     OrderNotSupported { engine: &'static str },
+    /// An automaton or a pattern database was given a goal whose blank is not in a corner
+    /// (they are built for the last cell; see [`crate::goal`]).
+    #[error("{0} is built for goals with the blank in a corner; toward this goal the ida and bfs engines search, with manhattan (walking distance in MTM)")]
+    CornerGoal(String),
     #[error("{0}")]
     Limit(String),
     /// A table's file turned out damaged while the search read it: nothing it found is
@@ -588,6 +592,13 @@ pub trait Engine {
     /// Korf's and comparable between such engines.
     fn iterative_deepening(&self) -> bool {
         true
+    }
+
+    /// Whether the engine searches boards whose goal has the blank off the last cell
+    /// ([`crate::board::Board::with_blank_home`]): the reference and breadth-first engines,
+    /// not the automata, generated for the last cell.
+    fn any_goal(&self) -> bool {
+        false
     }
 
     /// Solves `start` (which must be solvable), reporting each finished bound to `progress`.

@@ -36,6 +36,10 @@ impl Engine for ReferenceIda {
         "ida"
     }
 
+    fn any_goal(&self) -> bool {
+        true
+    }
+
     fn solve(
         &self,
         start: &Position,
@@ -320,10 +324,10 @@ impl<'a> Search<'a> {
             self.path.push(tile);
             let stop = if happy_left == 0 && sad_left == 0 {
                 // Manhattan distance 0: the goal.
-                debug_assert!(self.tiles[..self.board.cells() - 1]
+                debug_assert!(self.tiles[..self.board.cells()]
                     .iter()
                     .enumerate()
-                    .all(|(cell, &t)| usize::from(t) == cell + 1));
+                    .all(|(cell, &t)| self.board.home(t) == cell));
                 self.solutions.push(self.path.clone());
                 !self.all
             } else {

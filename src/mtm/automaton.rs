@@ -229,6 +229,9 @@ impl Engine for MtmAutomaton {
         progress: &mut dyn FnMut(&BoundStats),
     ) -> Result<SearchOutcome, EngineError> {
         // Refused before the bound is built (a second or so on the largest boards).
+        if !start.board().is_standard() {
+            return Err(EngineError::CornerGoal(format!("the {NAME} engine")));
+        }
         if !Self::supports(start.board()) {
             return Err(unsupported(start.board()));
         }

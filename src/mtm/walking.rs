@@ -55,14 +55,15 @@ impl Counts {
 impl WalkTable {
     /// The table of an axis with `lines` lines of `width` cells each (the vertical part of an
     /// R x C board: `lines = R`, `width = C`); the goal has every tile in its own line and the
-    /// blank in the last line. `None` when there would be more than `limit` states.
-    pub fn build(lines: usize, width: usize, limit: usize) -> Option<WalkTable> {
+    /// blank in line `blank` (the last one for the standard goal). `None` when there would be
+    /// more than `limit` states.
+    pub fn build(lines: usize, width: usize, blank: usize, limit: usize) -> Option<WalkTable> {
         let mut goal = Counts {
             counts: [0; 25],
-            blank: lines - 1,
+            blank,
         };
         for line in 0..lines {
-            goal.counts[line * lines + line] = (width - usize::from(line + 1 == lines)) as u8;
+            goal.counts[line * lines + line] = (width - usize::from(line == blank)) as u8;
         }
         // Every state reachable by single steps, numbered in the order found.
         let mut states = vec![goal];
@@ -209,7 +210,7 @@ mod tests {
     #[test]
     fn the_4x4_vertical_part_has_24964_states() {
         // Takahashi's count for the 15-puzzle's walking distance.
-        let table = WalkTable::build(4, 4, 1 << 20).expect("small");
+        let table = WalkTable::build(4, 4, 3, 1 << 20).expect("small");
         assert_eq!(table.len(), 24964);
         assert_eq!(table.distance(0), 0);
         assert_eq!(
@@ -222,7 +223,7 @@ mod tests {
 
     #[test]
     fn one_jump_reaches_three_lines_away() {
-        let table = WalkTable::build(4, 4, 1 << 20).expect("small");
+        let table = WalkTable::build(4, 4, 3, 1 << 20).expect("small");
         // From the goal, the blank jumps to the top row: one tile of each row below moves down.
         let mut s = 0;
         for class in [2, 1, 0] {
@@ -235,6 +236,6 @@ mod tests {
 
     #[test]
     fn a_limit_stops_the_build() {
-        assert!(WalkTable::build(4, 4, 1000).is_none());
+        assert!(WalkTable::build(4, 4, 3, 1000).is_none());
     }
 }
