@@ -222,13 +222,17 @@ impl std::str::FromStr for Board {
 
     /// Parses `RxC` (also `R,C` or `RXC`), for example `3x4`.
     fn from_str(text: &str) -> Result<Board, String> {
-        let bad =
-            || format!("a board size is written RxC with 2 <= R, C <= 5 (e.g. 3x4), not {text:?}");
-        let (r, c) = text.split_once(['x', 'X', ',']).ok_or_else(bad)?;
-        let rows: usize = r.trim().parse().map_err(|_| bad())?;
-        let cols: usize = c.trim().parse().map_err(|_| bad())?;
+        let (rows, cols) = rows_and_columns(text).ok_or_else(|| {
+            format!("a board size is written RxC with 2 <= R, C <= 5 (e.g. 3x4), not {text:?}")
+        })?;
         Board::new(rows, cols).map_err(|e| e.to_string())
     }
+}
+
+/// The rows and columns of a size written `RxC` (also `R,C` or `RXC`), any numbers.
+pub fn rows_and_columns(text: &str) -> Option<(usize, usize)> {
+    let (r, c) = text.split_once(['x', 'X', ','])?;
+    Some((r.trim().parse().ok()?, c.trim().parse().ok()?))
 }
 
 #[cfg(test)]

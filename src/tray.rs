@@ -97,12 +97,9 @@ impl std::str::FromStr for Shape {
 
     /// Parses `RxC` (also `R,C` or `RXC`), for example `6x6` or `3x7`.
     fn from_str(text: &str) -> Result<Shape, String> {
-        let bad = || {
+        let (rows, cols) = crate::board::rows_and_columns(text).ok_or_else(|| {
             format!("a board size is written RxC with R, C >= 2 and at most {MAX_CELLS} cells (e.g. 6x6), not {text:?}")
-        };
-        let (r, c) = text.split_once(['x', 'X', ',']).ok_or_else(bad)?;
-        let rows: usize = r.trim().parse().map_err(|_| bad())?;
-        let cols: usize = c.trim().parse().map_err(|_| bad())?;
+        })?;
         Shape::new(rows, cols).map_err(|e| e.to_string())
     }
 }

@@ -32,6 +32,19 @@ impl Hand {
         words.join(",")
     }
 
+    /// In rows as players write them: spaces between tiles, `/` between rows.
+    fn rows_text(&self) -> String {
+        let rows: Vec<String> = self
+            .tiles
+            .chunks(self.cols)
+            .map(|row| {
+                let words: Vec<String> = row.iter().map(|t| t.to_string()).collect();
+                words.join(" ")
+            })
+            .collect();
+        rows.join("/")
+    }
+
     /// In Korf's convention: the board turned round, each tile x named n - x.
     fn korf_text(&self) -> String {
         let n = self.tiles.len();
@@ -278,17 +291,7 @@ fn convert_between_notations_on_8x3() {
         assert_eq!(again.trim(), moves, "from {to}");
     }
     // Written in rows, the board needs no --size; apply ends where the hand does.
-    let rows: Vec<String> = goal
-        .tiles
-        .chunks(3)
-        .map(|row| {
-            row.iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
-    let (status, out) = quiet(&["apply", &rows.join("/"), &decimal.join(",")]);
+    let (status, out) = quiet(&["apply", &goal.rows_text(), &decimal.join(",")]);
     assert_eq!(status, 1);
     assert_eq!(
         out,
@@ -321,17 +324,7 @@ fn a_board_beyond_the_bound_is_one_line() {
     let (status, _, err) = run(&["apply", &big.text(), "R"]);
     assert_eq!(status, 2);
     assert_eq!(err, format!("The start position does not fit: {bound}!\n"));
-    let rows: Vec<String> = big
-        .tiles
-        .chunks(17)
-        .map(|row| {
-            row.iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
-    let (status, _, err) = run(&["invert", &rows.join("/"), "R"]);
+    let (status, _, err) = run(&["invert", &big.rows_text(), "R"]);
     assert_eq!(status, 2);
     assert_eq!(err, format!("The start position does not fit: {bound}!\n"));
     // 30 tiles is no square: --size says which board.

@@ -177,49 +177,14 @@ fn max_nodes_stops_both_mtm_engines() {
 #[test]
 fn a_time_limit_stops_a_long_search_on_every_engine() {
     for engine in [
-        vec![
-            "--heuristic",
-            "manhattan",
-            "--engine",
-            "automaton",
-            "--threads",
-            "1",
-        ],
-        vec![
-            "--heuristic",
-            "manhattan",
-            "--engine",
-            "automaton",
-            "--threads",
-            "2",
-        ],
-        vec![
-            "--heuristic",
-            "manhattan",
-            "--engine",
-            "ida",
-            "--threads",
-            "1",
-        ],
-        vec![
-            "--metric",
-            "mtm",
-            "--heuristic",
-            "walking",
-            "--engine",
-            "automaton",
-        ],
-        vec![
-            "--metric",
-            "mtm",
-            "--heuristic",
-            "walking",
-            "--engine",
-            "ida",
-        ],
+        "--heuristic manhattan --engine automaton --threads 1",
+        "--heuristic manhattan --engine automaton --threads 2",
+        "--heuristic manhattan --engine ida --threads 1",
+        "--metric mtm --heuristic walking --engine automaton",
+        "--metric mtm --heuristic walking --engine ida",
     ] {
         let mut args = vec!["solve", "--time-limit", "1s"];
-        args.extend(&engine);
+        args.extend(engine.split_whitespace());
         args.push(LONG);
         let (status, out, err) = run(&args);
         assert_eq!(status, 3, "{engine:?}: {err}");
@@ -238,43 +203,14 @@ fn a_time_limit_stops_a_long_search_on_every_engine() {
 fn ctrl_c_ends_every_engine_cleanly() {
     use std::io::{BufRead, BufReader};
     for engine in [
-        vec![
-            "--heuristic",
-            "manhattan",
-            "--engine",
-            "automaton",
-            "--threads",
-            "1",
-        ],
-        vec![
-            "--heuristic",
-            "manhattan",
-            "--engine",
-            "automaton",
-            "--threads",
-            "2",
-        ],
-        vec![
-            "--heuristic",
-            "manhattan",
-            "--engine",
-            "ida",
-            "--threads",
-            "1",
-            "--stats",
-        ],
-        vec![
-            "--metric",
-            "mtm",
-            "--heuristic",
-            "walking",
-            "--engine",
-            "ida",
-        ],
+        "--heuristic manhattan --engine automaton --threads 1",
+        "--heuristic manhattan --engine automaton --threads 2",
+        "--heuristic manhattan --engine ida --threads 1 --stats",
+        "--metric mtm --heuristic walking --engine ida",
     ] {
         let mut child = command()
             .arg("solve")
-            .args(&engine)
+            .args(engine.split_whitespace())
             .arg(LONG)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -295,7 +231,7 @@ fn ctrl_c_ends_every_engine_cleanly() {
         let (cause, _, nodes, _) = stop_line(&err);
         assert_eq!(cause, "Ctrl-C");
         // The automaton with Manhattan distance counts no nodes unless asked.
-        let counted = !(engine.contains(&"automaton") && engine.contains(&"manhattan"));
+        let counted = !(engine.contains("automaton") && engine.contains("manhattan"));
         assert_eq!(nodes.is_some(), counted, "{engine:?}: {err}");
     }
 }
