@@ -44,6 +44,20 @@ fn stop_line(stderr: &str) -> (String, String, Option<u64>, f64) {
     (cause.to_string(), bound.to_string(), nodes, seconds)
 }
 
+/// Sends `child` SIGINT, as Ctrl-C does, and returns its stderr once it has ended, with status
+/// 130.
+fn interrupted(child: std::process::Child) -> String {
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let output = child.wait_with_output().expect("it ends");
+    let err = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(130), "{err}");
+    err
+}
+
 /// Every bound of a whole search's `--json`: (H+S, nodes).
 fn bounds(args: &[&str]) -> Vec<(String, u64)> {
     let mut all = vec!["solve", "--json"];
@@ -220,14 +234,7 @@ fn ctrl_c_ends_every_engine_cleanly() {
         let mut first = String::new();
         out.read_line(&mut first).expect("a bound line");
         assert!(first.starts_with(" ... no solution with "), "{first:?}");
-        let killed = std::process::Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(killed.success());
-        let output = child.wait_with_output().expect("it ends");
-        let err = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(130), "{engine:?}: {err}");
+        let err = interrupted(child);
         let (cause, _, nodes, _) = stop_line(&err);
         assert_eq!(cause, "Ctrl-C");
         // The automaton with Manhattan distance counts no nodes unless asked.
@@ -288,13 +295,54 @@ fn with_a_file_each_position_has_its_limit() {
     assert!(stopped["nodes"].as_u64().is_some_and(|n| n >= 100_000));
 }
 
+/// The breadth-first engines stop too (issue 53: they refused the limits, and Ctrl-C killed
+/// them without a word): at the distance they were working on, with the configurations found
+/// as the nodes, in both metrics; Ctrl-C ends them cleanly.
+#[test]
+fn the_bfs_engines_stop_at_a_limit_and_at_ctrl_c() {
+    for metric in ["stm", "mtm"] {
+        let args = [
+            "solve",
+            "--engine",
+            "bfs",
+            "--metric",
+            metric,
+            "--max-nodes",
+            "200000",
+            KORF1,
+        ];
+        let (status, out, err) = run(&args);
+        assert_eq!((status, out.as_str()), (3, ""), "{args:?}: {err}");
+        let (cause, bound, nodes, _) = stop_line(&err);
+        assert_eq!(cause, "--max-nodes 200000");
+        let bound: u32 = bound.parse().expect("a distance");
+        // Korf #1 is 57 moves away (fewer in MTM): 200,000 configurations are found long
+        // before.
+        assert!((5..20).contains(&bound), "{metric}: {bound}");
+        let nodes = nodes.expect("counted");
+        assert!((200_000..200_000 + (1 << 16)).contains(&nodes), "{nodes}");
+    }
+    let (status, _, err) = run(&["solve", "--engine", "bfs", "--time-limit", "1s", KORF1]);
+    assert_eq!(status, 3, "{err}");
+    let (cause, _, _, seconds) = stop_line(&err);
+    assert_eq!(cause, "--time-limit 1s");
+    assert!(seconds >= 1.0, "{seconds}");
+    let child = command()
+        .args(["solve", "--engine", "bfs", KORF1])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fifteen runs");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(stop_line(&interrupted(child)).0, "Ctrl-C");
+}
+
 #[test]
 fn bad_limits_are_one_line() {
     for (args, said) in [
         (vec!["--time-limit", "0"], "leaves no time"),
         (vec!["--time-limit", "soon"], "bad duration \"soon\""),
         (vec!["--max-nodes", "0"], "--max-nodes"),
-        (vec!["--engine", "bfs", "--max-nodes", "10"], "not bfs"),
     ] {
         let mut all = vec!["solve"];
         all.extend(&args);

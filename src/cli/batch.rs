@@ -206,10 +206,7 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
             threads,
             split_after: crate::engine::SPLIT_AFTER,
             live,
-            stop: match args.engine {
-                crate::engine::EngineKind::Bfs => None,
-                _ => args.stop(),
-            },
+            stop: args.stop(),
         };
         let _interruptible = options.stop.as_ref().map(super::live::interruptible);
         let engine = super::GoalArgs::engine(goal.as_ref(), args.engine.engine());

@@ -107,7 +107,6 @@ fn check_board(args: &SolveArgs, board: crate::board::Board) -> Result<(), Failu
 /// Refuses what has no meaning in MTM.
 fn check_solve_flags(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
     let engine = solve_engine(args, engine_given, None)?;
-    args.check_limits(engine.name())?;
     let refuse = |what: &str| Err(Failure::BadInput(format!("{what} with --metric mtm")));
     if args.order.is_some() {
         return refuse("--order is for the STM reference engine, not");
@@ -141,10 +140,7 @@ fn options(args: &SolveArgs, engine: &dyn Engine, live: Option<Arc<Live>>) -> Se
     SearchOptions {
         all: args.all,
         live,
-        stop: match engine.name() {
-            "bfs" => None,
-            _ => args.stop(),
-        },
+        stop: args.stop(),
         memory_limit: args.memory,
         threads: match engine.name() {
             "automaton" => args.threads.count(),

@@ -80,7 +80,7 @@ pub struct SolveArgs {
 
     /// Give up a search still unfinished after this long (90s, 10m, 2h; with --file, each
     /// position has this long): one line on stderr names the bound reached and the nodes
-    /// spent, exit status 3 (IDA* engines).
+    /// spent (bfs: the distance worked on and the configurations found), exit status 3.
     #[arg(long, value_name = "DURATION", value_parser = super::parse_duration)]
     pub time_limit: Option<super::Duration>,
 
@@ -144,17 +144,6 @@ impl SolveArgs {
     pub fn count_nodes(&self) -> bool {
         self.stats || self.json || self.limited()
     }
-
-    /// Refuses a limit with the bfs engine, which has no bound to stop in.
-    pub fn check_limits(&self, engine: &str) -> Result<(), Failure> {
-        if engine == "bfs" && self.limited() {
-            return Err(Failure::BadInput(
-                "--time-limit and --max-nodes are for the IDA* engines, not bfs (--memory bounds it)"
-                    .into(),
-            ));
-        }
-        Ok(())
-    }
 }
 
 /// The JSON object of a search stopped before its end (`--json`): the position, `"stopped"`
@@ -210,7 +199,6 @@ pub fn search_failure(
 
 /// Flags that mean nothing with the chosen engine are refused rather than ignored.
 pub fn check_flags(args: &SolveArgs) -> Result<(), Failure> {
-    args.check_limits(args.engine.name())?;
     if args.engine == EngineKind::Bfs && args.all {
         return Err(Failure::BadInput(
             "--all is for the IDA* engines, not with bfs (it finds one shortest solution)".into(),
@@ -350,10 +338,7 @@ pub fn run_to(args: &SolveArgs, report: super::Report) -> Result<(), Failure> {
     let engine = super::GoalArgs::engine(goal.as_ref(), args.engine.engine());
     let mut lines = BoundLines::new(args.json, ticker);
     // Ctrl-C stops the search too.
-    options.stop = match args.engine {
-        EngineKind::Bfs => None,
-        _ => args.stop(),
-    };
+    options.stop = args.stop();
     let _interruptible = options.stop.as_ref().map(super::live::interruptible);
     // Bound lines printed: a search that starts again prints only the bounds after them.
     let mut printed = 0;

@@ -5,12 +5,19 @@
 //! metric). The breadth-first search finds one shortest path; the blank's cells along it give
 //! the tiles pushed, one at a time. It reports a single "bound", the distance, searched
 //! completely.
+//!
+//! A [`Stop`] (`--time-limit`, `--max-nodes`, Ctrl-C) is looked at every [`Stop::EVERY`]
+//! configurations found; a stopped search names the distance it was working on as its bound,
+//! and the configurations found as its nodes.
 
-use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
+use super::{
+    BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution, Stop,
+};
 use crate::board::{Board, Direction};
 use crate::position::Position;
 use crate::sliding::spec::{Layout, PlacedBlock, Puzzle, Shape};
-use crate::sliding::{solve, Geometry, Outcome, Style, DEFAULT_MEMORY};
+use crate::sliding::{solve_observed, Event, Geometry, Halt, Outcome, Style, DEFAULT_MEMORY};
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 /// The breadth-first engine for n-puzzles, in a style of SLIDING: 0 (one tile one step, the
@@ -83,8 +90,36 @@ pub fn search_path(
         });
     };
     let memory = options.memory_limit.unwrap_or(DEFAULT_MEMORY);
-    let outcome = solve(&puzzle, style, memory, &mut |_| {}, &mut |_| {})
-        .map_err(|e| EngineError::Limit(e.to_string()))?;
+    let stop = options.stop.as_deref();
+    // The distance worked on and the configurations found since the last look at the stop.
+    let (mut distance, mut found) = (0, 0);
+    let mut observer = |event: Event| {
+        match event {
+            Event::Distance(d) => distance = d,
+            Event::New { .. } => found += 1,
+            _ => {}
+        }
+        match stop {
+            Some(stop) if found == Stop::EVERY || matches!(event, Event::Distance(_)) => {
+                stop.spend(std::mem::take(&mut found));
+                match stop.should_stop(0) {
+                    true => ControlFlow::Break(distance),
+                    false => ControlFlow::Continue(()),
+                }
+            }
+            _ => ControlFlow::Continue(()),
+        }
+    };
+    let outcome = solve_observed(&puzzle, style, memory, &mut observer, &mut |_| {}).map_err(
+        |halt| match (halt, stop) {
+            (Halt::Observer(distance), Some(stop)) => {
+                stop.spend(found);
+                stop.stopped(distance.to_string(), true)
+            }
+            (Halt::Memory(limit), _) => EngineError::Limit(limit.to_string()),
+            (Halt::Observer(_), None) => EngineError::Limit("stopped".into()),
+        },
+    )?;
     let Outcome::Solved {
         path,
         generated,
