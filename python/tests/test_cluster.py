@@ -174,6 +174,18 @@ def test_two_workers_give_the_lines_of_one_thread(cluster):
     assert sum(int(r[1]) for r in ran) >= 100 and any(int(r[1]) > int(r[2]) for r in ran), stderr
 
 
+def test_prune_and_all_give_the_lines_of_one_thread(cluster):
+    """Issue 53: the driver takes solve's --prune and --all; with --all, every optimal
+    solution in one thread's order and their count, as `fifteen solve --threads 1 --all`."""
+    running = cluster()
+    wait_workers(running, 2)
+    for flags in (["--all"], ["--prune", "fsm"], ["--prune", "none", "--all"]):
+        stdout, _ = finish(running.driver(SMALL, *flags))
+        assert untimed(stdout) == one_thread(SMALL, "--heuristic", "manhattan", *flags), flags
+    stdout, _ = finish(running.driver(SMALL, "--all"))
+    assert re.fullmatch(r"\d+ optimal solutions?", untimed(stdout)[-1]), stdout
+
+
 def processing_worker(client):
     """(address, process id) of a worker with a task in progress, if any."""
     pids = client.run(os.getpid, on_error="return")

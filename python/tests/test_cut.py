@@ -1,6 +1,6 @@
 """How the driver cuts and batches a bound from the sizes of the bound before (no cluster)."""
 
-from fifteen.dask.cut import TASKS, Past, batches
+from fifteen.dask.cut import TASKS, Past, batches, settled
 
 
 def item(*moves):
@@ -46,3 +46,16 @@ def test_tasks_are_consecutive_items_of_about_the_target_size():
     assert batches(NEXT, [0, 2, 5, 6, 7], past, threads=2) == [[0], [2], [5, 6, 7]]
     # Nothing known: TASKS a thread, of equal counts.
     assert batches(NEXT, pending, Past(least=1), threads=1) == [[i] for i in pending]
+
+
+def test_a_bound_is_settled_at_its_first_solution_or_with_all_at_its_end():
+    plan = {"items": [item(1), item(2), item(3)]}
+    found = {0: {"solutions": []}, 1: {"solutions": [[1, 2]]}}
+    assert settled(plan, found)
+    assert not settled(plan, {0: {"solutions": []}})
+    # With --all every item is wanted, a solution met by the cut itself (0+0 left) aside.
+    every = dict(plan, all=True)
+    assert not settled(every, found)
+    assert settled(every, {**found, 2: {"solutions": []}})
+    cut_solution = {"moves": [4], "happy": 0, "sad": 0, "before": 0}
+    assert settled(dict(every, items=[cut_solution, item(5)]), {1: {"solutions": []}})

@@ -96,12 +96,16 @@ def batches(plan, pending, past, threads):
 
 
 def settled(plan, results):
-    """Whether the results decide the bound: every item up to the first solution is done."""
+    """Whether the results decide the bound: every item up to the first solution is done
+    (with the plan's `all`, every item: each solution is wanted)."""
+    every = plan.get("all", False)
     for i, item in enumerate(plan["items"]):
         if item["happy"] == 0 and item["sad"] == 0:
+            if every:
+                continue  # a solution met by the cut itself: nothing to run
             return True
         if i not in results:
             return False
-        if results[i]["solutions"]:
+        if results[i]["solutions"] and not every:
             return True
     return True

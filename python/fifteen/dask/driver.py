@@ -55,6 +55,12 @@ def parse(argv):
     solve.add_argument("--heuristic", help="manhattan, a partition such as 5-5-5, or default")
     solve.add_argument("--tables", help="table directory, the same path on every worker")
     solve.add_argument(
+        "--prune", choices=["fsm", "none"], help="duplicate pruning, as for fifteen solve"
+    )
+    solve.add_argument(
+        "--all", action="store_true", help="every optimal solution, as for fifteen solve"
+    )
+    solve.add_argument(
         "--items", type=int, help="subtrees of the cut (default: 16 a worker thread)"
     )
     solve.add_argument(
@@ -288,7 +294,7 @@ def bound_line(plan, journaled, ran, done, cancelled):
 def solve(args, client, journal):
     flags = {
         name: getattr(args, name)
-        for name in ("size", "convention", "engine", "heuristic", "tables", "items")
+        for name in ("size", "convention", "engine", "heuristic", "tables", "prune", "all", "items")
     }
     if args.items is None:
         # The cut's subtrees: 16 a worker thread where nothing is known yet; then deeper
@@ -300,7 +306,18 @@ def solve(args, client, journal):
         clock = time.monotonic()
         lines, plan, results = bound(args, client, journal, number, flags, past)
         seconds = time.monotonic() - clock
-        print(f"{lines[0]} ({seconds:.2f} sec)", flush=True)
+        # With --all, the bound that holds solutions gives each, then their count: the time
+        # goes on the count's line, as `fifteen solve --all` prints it.
+        shown = [line for line in lines if line.startswith("Solution in ")]
+        counts = [
+            line for line in lines if line.endswith((" optimal solution", " optimal solutions"))
+        ]
+        if args.all and shown and counts:
+            for line in shown:
+                print(line)
+            print(f"{counts[0]} ({seconds:.2f} sec)", flush=True)
+        else:
+            print(f"{lines[0]} ({seconds:.2f} sec)", flush=True)
         nexts = [line.split(": ", 1)[1] for line in lines if line.startswith("next bound: ")]
         if not nexts:
             return 0
