@@ -132,6 +132,40 @@ impl Board {
         self.blank_home == self.cells() - 1
     }
 
+    /// The goal's blank cell.
+    pub fn blank_home(self) -> usize {
+        self.blank_home
+    }
+
+    /// The board with its goal, as files built for it are named: `4x4` when the goal's blank
+    /// is on the last cell, else `4x4-blank-r2c2` (its row and column counted from 1).
+    pub fn goal_name(self) -> String {
+        match self.is_standard() {
+            true => self.to_string(),
+            false => format!(
+                "{self}-blank-r{}c{}",
+                self.row(self.blank_home) + 1,
+                self.col(self.blank_home) + 1
+            ),
+        }
+    }
+
+    /// The board of a [`Board::goal_name`], if `name` is one.
+    pub fn from_goal_name(name: &str) -> Option<Board> {
+        let (size, blank) = match name.split_once("-blank-r") {
+            Some((size, blank)) => (size, Some(blank)),
+            None => (name, None),
+        };
+        let board: Board = size.parse().ok()?;
+        let Some(blank) = blank else {
+            return Some(board);
+        };
+        let (row, col) = blank.split_once('c')?;
+        let (row, col): (usize, usize) = (row.parse().ok()?, col.parse().ok()?);
+        let fits = (1..=board.rows).contains(&row) && (1..=board.cols).contains(&col);
+        fits.then(|| board.with_blank_home((row - 1) * board.cols + col - 1))
+    }
+
     pub fn rows(self) -> usize {
         self.rows
     }

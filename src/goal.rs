@@ -3,14 +3,16 @@
 //! symmetry of the board and a relabelling of the tiles, solved as usual, and its answer turned
 //! back.
 //!
-//! - The *symmetry* (a mirror of the rows, of the columns, or both) brings the goal's blank to
-//!   the standard goal's blank cell, the last one. Mirrors keep every move a move and every
-//!   distance a distance, so this works when the goal's blank is in a corner.
-//! - A goal with the blank elsewhere is not mirrored: no symmetry of the board takes its blank
-//!   to the last cell. Its standard problem is on the board whose goal has the blank on that
-//!   cell ([`Board::with_blank_home`]), which the reference engines, the breadth-first ones,
-//!   Manhattan and walking distance serve; the automata and the pattern databases, built for
-//!   the last cell, refuse it ([`Goal::in_corner`] tells which).
+//! - The *symmetry* (a mirror of the rows, of the columns, or both) brings the goal's blank as
+//!   near the last cell as it goes: to the last cell from a corner (the standard goal's), into
+//!   the last quarter of the board from elsewhere (on 4x4 a centre cell goes to the diagonal,
+//!   where the tables' reflection still serves). Mirrors keep every move a move and every
+//!   distance a distance.
+//! - Off the corners the standard problem is on the board whose goal has the blank on that
+//!   cell ([`Board::with_blank_home`]): every tile's home, Manhattan and walking distance, the
+//!   pattern databases (built for that goal, named after it) and the automaton follow from it;
+//!   the MTM automaton and the relabelled 4x4 table, built for the last cell, refuse it
+//!   ([`Goal::in_corner`] tells which).
 //! - The *relabelling* renames each tile after the standard goal's tile on the cell where the
 //!   mirrored goal has it, so that the mirrored goal becomes the standard one.
 //!
@@ -55,19 +57,24 @@ impl Goal {
         let board = goal.board();
         let blank = goal.blank();
         let (row, col) = (board.row(blank), board.col(blank));
-        let last_row = row == board.rows() - 1;
-        let last_col = col == board.cols() - 1;
-        let corner = (row == 0 || last_row) && (col == 0 || last_col);
+        // The mirrors that bring the blank nearest the last cell (to it from a corner).
+        let flip_rows = 2 * row < board.rows() - 1;
+        let flip_cols = 2 * col < board.cols() - 1;
+        let row = if flip_rows {
+            board.rows() - 1 - row
+        } else {
+            row
+        };
+        let col = if flip_cols {
+            board.cols() - 1 - col
+        } else {
+            col
+        };
         let mut this = Goal {
             goal,
-            searched: match corner {
-                true => board,
-                false => board.with_blank_home(blank),
-            },
-            // A board of one row or column has its blank's corner both ways: no mirror needed
-            // along it.
-            flip_rows: corner && !last_row,
-            flip_cols: corner && !last_col,
+            searched: board.with_blank_home(row * board.cols() + col),
+            flip_rows,
+            flip_cols,
             to_standard: vec![0; board.cells()],
             from_standard: vec![0; board.cells()],
         };
@@ -216,14 +223,18 @@ impl Engine for Toward {
         options: &SearchOptions,
         progress: &mut dyn FnMut(&BoundStats),
     ) -> Result<SearchOutcome, EngineError> {
-        if !self.goal.in_corner() {
-            if !self.engine.any_goal() {
-                let engine = format!("the {} engine", self.engine.name());
-                return Err(EngineError::CornerGoal(engine));
-            }
-            if options.heuristic.has_tables() {
-                let tables = format!("--heuristic {}", options.heuristic.name());
-                return Err(EngineError::CornerGoal(tables));
+        if !self.goal.in_corner() && !self.engine.any_goal() {
+            let engine = format!("the {} engine", self.engine.name());
+            return Err(EngineError::CornerGoal(engine));
+        }
+        if let Some(board) = options.heuristic.board() {
+            if board != self.goal.searched() {
+                return Err(EngineError::Limit(format!(
+                    "the tables of --heuristic {} are built for {}, not for this goal ({})",
+                    options.heuristic.name(),
+                    board.goal_name(),
+                    self.goal.searched().goal_name()
+                )));
             }
         }
         let standard = self
@@ -274,6 +285,29 @@ mod tests {
         let start = parse_position("d68cfe0ab7459132");
         assert_eq!(goal.standard(&start), Ok(start));
         assert_eq!(goal.tiles_back(&[1, 2, 15]), vec![1, 2, 15]);
+    }
+
+    /// A mirror brings the goal's blank as near the last cell as it goes: into the last
+    /// quarter, a centre cell to the diagonal (where the tables' reflection serves).
+    #[test]
+    fn the_blank_goes_near_the_last_cell() {
+        for (text, cell) in [
+            ("0123456789abcdef", 15),
+            ("1234506789abcdef", 10),
+            ("1234560789abcdef", 10),
+            ("123456789abcde0f", 14),
+            ("1023456789abcdef", 14),
+            ("1234056789abcdef", 11),
+        ] {
+            let searched = Goal::new(parse_position(text)).searched();
+            assert_eq!(searched.blank_home(), cell, "{text}");
+        }
+        let three = Goal::new(parse_position("123405678")).searched();
+        assert_eq!(three.blank_home(), 4);
+        assert_eq!(three.goal_name(), "3x3-blank-r2c2");
+        assert_eq!(Board::from_goal_name("3x3-blank-r2c2"), Some(three));
+        assert_eq!(Board::from_goal_name("3x3-blank-r4c2"), None);
+        assert_eq!(Board::from_goal_name("4x4"), Some(Board::fifteen()));
     }
 
     #[test]

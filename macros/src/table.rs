@@ -260,7 +260,7 @@ impl Table {
         let distance = |home: usize, r: usize, c: usize| {
             (home / shape.cols).abs_diff(r) + (home % shape.cols).abs_diff(c)
         };
-        (0..shape.cells() - 1)
+        (0..shape.cells())
             .filter(|&home| distance(home, key.row, key.col) < distance(home, nr, nc))
             .fold(0, |mask, home| mask | 1 << home)
     }
@@ -500,13 +500,14 @@ mod tests {
         // pieces whose home is in column 0.
         let mask = table.happy_mask(key("r0c0d0p3"));
         assert_eq!(mask, (1 << 0) | (1 << 4) | (1 << 8) | (1 << 12));
-        // Moving the blank north from (3,3): the piece comes south, happy for homes in row 3.
+        // Moving the blank north from (3,3): the piece comes south, happy for homes in row 3
+        // (the last cell's too, a home toward a goal whose blank is elsewhere).
         let mask = table.happy_mask(key("r3c3d1p2"));
-        assert_eq!(mask, (1 << 12) | (1 << 13) | (1 << 14));
+        assert_eq!(mask, (1 << 12) | (1 << 13) | (1 << 14) | (1 << 15));
         for state in table.moves() {
             let (r, c, d) = (state.key.row as i32, state.key.col as i32, state.key.d);
             let mask = table.happy_mask(state.key);
-            for home in 0..15 {
+            for home in 0..16 {
                 let (hr, hc) = (home / 4, home % 4);
                 // Knuth's section 9 macros: del = 1 (happy) or 0x100 (sad).
                 let del = match d {

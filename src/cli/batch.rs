@@ -187,7 +187,10 @@ pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
             Ok(false) => return Ok(Line::Unsolvable),
             Ok(true) => {}
         }
-        let board = start.board();
+        // Tables are built toward the goal (see crate::goal).
+        let board = goal
+            .as_ref()
+            .map_or(start.board(), crate::goal::Goal::searched);
         let heuristic = match heuristics.get(&board) {
             Some(h) => h.clone(),
             None => match heuristic_for(args, board, false) {

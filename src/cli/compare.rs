@@ -245,11 +245,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     } else {
         vec![Choice::Manhattan]
     };
-    let tables = heuristics
-        .iter()
-        .find(|choice| **choice != Choice::Manhattan)
-        .map(ToString::to_string);
-    let kinds = goal_kinds(args, EngineKind::value_variants(), tables)?;
+    let kinds = goal_kinds(args, crate::mtm::Metric::Stm, EngineKind::value_variants())?;
     let (mut contestants, left_out_oracle) = engines(args, &kinds, &heuristics);
     if left_out_oracle {
         eprintln!("(ida left out: {ORACLE}; name it in --engines to time it anyway)");
@@ -620,28 +616,21 @@ pub(crate) type Labelled = Vec<(String, Position)>;
 
 /// The positions of a comparison with `--metric mtm` ([`super::mtm`]), and how many lines of
 /// `--file` were left out as bad and as unsolvable.
-/// The engines of `args` toward its goal (see [`super::GoalArgs::kinds`]), of those `all`;
-/// toward a goal whose blank is not in a corner, peers (given the standard problem as text,
-/// which cannot say where the goal's blank is) and tables (`tables`: whether a heuristic named
-/// reads some) are refused in one line.
+/// The engines of `args` toward its goal in `metric` (see [`super::GoalArgs::kinds`]), of
+/// those `all`; toward a goal whose blank is not in a corner, peers (given the standard problem
+/// as text, which cannot say where the goal's blank is) are refused in one line.
 pub(crate) fn goal_kinds(
     args: &CompareArgs,
+    metric: crate::mtm::Metric,
     all: &[EngineKind],
-    tables: Option<String>,
 ) -> Result<Vec<EngineKind>, Failure> {
     let goal = args.goal.read(args.size, args.convention)?;
-    if goal.as_ref().is_some_and(|goal| !goal.in_corner()) {
-        if !args.peer.is_empty() {
-            return Err(Failure::BadInput(
-                "--peer is given each position as its standard problem, which has the blank's goal in the last cell; toward a goal with the blank elsewhere, leave --peer out".into(),
-            ));
-        }
-        if let Some(name) = tables {
-            let error = crate::engine::EngineError::CornerGoal(format!("--heuristic {name}"));
-            return Err(Failure::BadInput(error.to_string()));
-        }
+    if goal.as_ref().is_some_and(|goal| !goal.in_corner()) && !args.peer.is_empty() {
+        return Err(Failure::BadInput(
+            "--peer is given each position as its standard problem, which has the blank's goal in the last cell; toward a goal with the blank elsewhere, leave --peer out".into(),
+        ));
     }
-    super::GoalArgs::kinds(goal.as_ref(), &args.selection.engines, all)
+    super::GoalArgs::kinds(goal.as_ref(), metric, &args.selection.engines, all)
 }
 
 pub(crate) fn positions_of(args: &CompareArgs) -> Result<(Labelled, (usize, usize)), Failure> {

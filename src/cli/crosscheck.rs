@@ -96,6 +96,7 @@ pub fn run_to(
     let goal = args.goal.read(Some(args.size), Convention::Knuth)?;
     let kinds = super::GoalArgs::kinds(
         goal.as_ref(),
+        crate::mtm::Metric::Stm,
         &args.selection.engines,
         EngineKind::value_variants(),
     )?;
@@ -105,14 +106,10 @@ pub fn run_to(
         .collect();
     let engines: Vec<&dyn Engine> = engines.iter().map(|e| e.as_ref()).collect();
     let positions = positions(args, goal.as_ref());
-    let heuristic =
-        args.heuristic
-            .resolve(args.size, crate::heuristic::store::Choice::Manhattan, false)?;
-    if goal.as_ref().is_some_and(|goal| !goal.in_corner()) && heuristic.has_tables() {
-        let tables = format!("--heuristic {}", heuristic.name());
-        let error = crate::engine::EngineError::CornerGoal(tables);
-        return Err(Failure::BadInput(error.to_string()));
-    }
+    // Tables are built toward the goal (see crate::goal).
+    let board = goal.as_ref().map_or(args.size, crate::goal::Goal::searched);
+    let manhattan = crate::heuristic::store::Choice::Manhattan;
+    let heuristic = args.heuristic.resolve(board, manhattan, false)?;
     let options = SearchOptions {
         memory_limit: Some(args.selection.memory),
         prune: args.heuristic.machine(&heuristic, false)?,

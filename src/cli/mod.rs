@@ -103,9 +103,9 @@ pub struct GoalArgs {
     /// Solve toward this goal instead of the convention's (written as a position is, with the
     /// same --size and --convention): any position of the board, of either parity, the blank
     /// anywhere (a start of the other parity has no solution). With the blank in a corner,
-    /// every engine and table serves it unchanged; elsewhere the ida engine searches (bfs when
-    /// named) with manhattan (walking distance in MTM), the automaton and the tables being
-    /// built for the corner.
+    /// every engine and table serves it unchanged; elsewhere the tables are built for that
+    /// goal, and in MTM the ida engine searches (bfs when named) with walking distance, the
+    /// MTM automaton and the relabelled table being built for the corner.
     #[arg(long, value_name = "POSITION")]
     pub goal: Option<String>,
 }
@@ -135,16 +135,17 @@ impl GoalArgs {
             .is_ok_and(|goal| goal.is_some_and(|goal| !goal.in_corner()))
     }
 
-    /// The engines `kinds` (all of them when `None` was named) that search toward `goal`:
-    /// toward a goal whose blank is not in a corner, the automaton is refused when named and
-    /// left out when not.
+    /// The engines `kinds` (all of them when `None` was named) that search toward `goal` in
+    /// `metric`: toward a goal whose blank is not in a corner, the MTM automaton is refused
+    /// when named and left out when not.
     pub fn kinds(
         goal: Option<&crate::goal::Goal>,
+        metric: crate::mtm::Metric,
         named: &[EngineKind],
         all: &[EngineKind],
     ) -> Result<Vec<EngineKind>, Failure> {
         let off_corner = goal.is_some_and(|goal| !goal.in_corner());
-        if !off_corner {
+        if !off_corner || metric != crate::mtm::Metric::Mtm {
             return Ok(if named.is_empty() { all } else { named }.to_vec());
         }
         if named.contains(&EngineKind::Automaton) {
@@ -626,30 +627,25 @@ pub fn main() -> ExitCode {
     ExitCode::from(report(result))
 }
 
-/// `solve` toward a goal whose blank is not in a corner (see [`crate::goal`]): the reference
-/// engine unless `--engine` was given, Manhattan distance unless `--heuristic` was (walking
-/// distance, MTM's default, in MTM); pattern databases and the relabelled table, built toward
-/// the corner, are refused. Returns whether the engine is now given.
+/// `solve --metric mtm` toward a goal whose blank is not in a corner (see [`crate::goal`]): the
+/// reference engine unless `--engine` was given (the MTM automaton is built for the last cell),
+/// and walking distance (the relabelled table is refused). Returns whether the engine is now
+/// given.
 fn toward_off_corner(args: &mut solve::SolveArgs, engine_given: bool) -> Result<bool, Failure> {
     use crate::heuristic::store::Choice;
-    if !args.goal.off_corner(args.board.size, args.board.convention) {
+    let mtm = args.metric == crate::mtm::Metric::Mtm;
+    if !mtm || !args.goal.off_corner(args.board.size, args.board.convention) {
         return Ok(engine_given);
     }
     if !engine_given {
         args.engine = EngineKind::Ida;
     }
-    let mtm = args.metric == crate::mtm::Metric::Mtm;
-    match &args.heuristic.heuristic {
-        // bfs needs no bound (and refuses one named).
-        None | Some(Choice::Default) if !mtm && args.engine != EngineKind::Bfs => {
-            args.heuristic.heuristic = Some(Choice::Manhattan)
-        }
-        Some(Choice::Tables(name)) if !(mtm && name == "walking") => {
+    if let Some(Choice::Tables(name)) = &args.heuristic.heuristic {
+        if name != "walking" {
             let tables = format!("--heuristic {name}");
             let error = crate::engine::EngineError::CornerGoal(tables);
             return Err(Failure::BadInput(error.to_string()));
         }
-        _ => {}
     }
     Ok(true)
 }

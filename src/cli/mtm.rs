@@ -429,7 +429,12 @@ pub fn crosscheck_to(
         .goal
         .read(Some(args.size), crate::position::Convention::Knuth)?;
     let all = [EngineKind::Automaton, EngineKind::Ida, EngineKind::Bfs];
-    let kinds = super::GoalArgs::kinds(goal.as_ref(), &args.selection.engines, &all)?;
+    let kinds = super::GoalArgs::kinds(
+        goal.as_ref(),
+        crate::mtm::Metric::Mtm,
+        &args.selection.engines,
+        &all,
+    )?;
     let engines: Vec<Box<dyn Engine>> = engines(&kinds, &config)?
         .into_iter()
         .map(|engine| super::GoalArgs::engine(goal.as_ref(), engine))
@@ -513,8 +518,12 @@ pub fn compare(args: &CompareArgs) -> Result<(), Failure> {
         ));
     }
     let all = [EngineKind::Automaton, EngineKind::Ida, EngineKind::Bfs];
-    let relabel = (config.bound == BoundChoice::Relabel).then(|| "relabel".to_string());
-    let kinds = super::compare::goal_kinds(args, &all, relabel)?;
+    let goal = args.goal.read(args.size, args.convention)?;
+    if config.bound == BoundChoice::Relabel && goal.is_some_and(|goal| !goal.in_corner()) {
+        let error = EngineError::CornerGoal("--heuristic relabel".into());
+        return Err(Failure::BadInput(error.to_string()));
+    }
+    let kinds = super::compare::goal_kinds(args, crate::mtm::Metric::Mtm, &all)?;
     let engines = engines(&kinds, &config)?;
     let options = SearchOptions {
         memory_limit: Some(args.selection.memory),

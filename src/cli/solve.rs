@@ -310,8 +310,10 @@ pub fn run_to(args: &SolveArgs, report: super::Report) -> Result<(), Failure> {
             crate::engine::EngineError::Unsolvable.to_string(),
         ));
     }
-    // One position reads its tables a block at a time, as the search looks at them.
-    let heuristic = heuristic_for(args, start.board(), true)?;
+    // One position reads its tables a block at a time, as the search looks at them; they are
+    // built toward the goal (see crate::goal).
+    let board = goal.as_ref().map_or(start.board(), Goal::searched);
+    let heuristic = heuristic_for(args, board, true)?;
     let mut options = SearchOptions {
         prune: args.heuristic.machine(&heuristic, args.all)?,
         heuristic,
@@ -362,7 +364,7 @@ pub fn run_to(args: &SolveArgs, report: super::Report) -> Result<(), Failure> {
             // named and rebuilt) and search again; the bounds already printed stand, since
             // they were reported before any damaged block was read.
             Err(EngineError::DamagedTable(_)) if !checked_whole => {
-                options.heuristic = heuristic_for(args, start.board(), false)?;
+                options.heuristic = heuristic_for(args, board, false)?;
                 checked_whole = true;
             }
             result => break result,

@@ -154,9 +154,13 @@ macro_rules! generated {
                 let t = Quota::try_from(happy).unwrap_or(Quota::MAX)
                     + Quota::try_from(sad).unwrap_or(0) * SAD;
                 let mut board = [0u8; CELLS];
+                let homes = $start.board();
                 for (cell, &tile) in board.iter_mut().zip($start.tiles()) {
-                    // Knuth's renumbering: a piece is named by its home cell.
-                    *cell = tile.wrapping_sub(1);
+                    // Knuth's renumbering: a piece is named by its home cell (the blank 255).
+                    *cell = match tile {
+                        0 => u8::MAX,
+                        _ => homes.home(tile) as u8,
+                    };
                 }
                 *self = $module::$machine::default();
                 // (The machine with tables keeps a longer board, for its lookups.)
@@ -376,9 +380,6 @@ impl Engine for Automaton {
     ) -> Result<SearchOutcome, EngineError> {
         if options.order.is_some() {
             return Err(EngineError::OrderNotSupported { engine: NAME });
-        }
-        if !start.board().is_standard() {
-            return Err(EngineError::CornerGoal(format!("the {NAME} engine")));
         }
         if !start.is_solvable() {
             return Err(EngineError::Unsolvable);

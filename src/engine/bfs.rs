@@ -146,10 +146,6 @@ impl Engine for BfsEngine {
         "bfs"
     }
 
-    fn any_goal(&self) -> bool {
-        true
-    }
-
     fn iterative_deepening(&self) -> bool {
         false
     }

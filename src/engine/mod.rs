@@ -565,9 +565,9 @@ pub enum EngineError {
         "the {engine} engine searches in its own fixed order; --order works only with --engine ida"
     )]
     OrderNotSupported { engine: &'static str },
-    /// An automaton or a pattern database was given a goal whose blank is not in a corner
-    /// (they are built for the last cell; see [`crate::goal`]).
-    #[error("{0} is built for goals with the blank in a corner; toward this goal the ida and bfs engines search, with manhattan (walking distance in MTM)")]
+    /// The MTM automaton or the relabelled 4x4 table was given a goal whose blank is not in a
+    /// corner (they are built for the last cell; see [`crate::goal`]).
+    #[error("{0} is built for goals with the blank in a corner; toward this goal the MTM ida and bfs engines search, with walking distance")]
     CornerGoal(String),
     #[error("{0}")]
     Limit(String),
@@ -602,10 +602,11 @@ pub trait Engine {
     }
 
     /// Whether the engine searches boards whose goal has the blank off the last cell
-    /// ([`crate::board::Board::with_blank_home`]): the reference and breadth-first engines,
-    /// not the automata, generated for the last cell.
+    /// ([`crate::board::Board::with_blank_home`]): every engine but the MTM automaton, whose
+    /// lower bound names the tiles of the last cell's goal (the others take the homes from the
+    /// board, the automaton naming its pieces by their home cells).
     fn any_goal(&self) -> bool {
-        false
+        true
     }
 
     /// Solves `start` (which must be solvable), reporting each finished bound to `progress`.

@@ -127,7 +127,8 @@ impl<E: Splittable> Walk<'_, E> {
             let (is_happy, values, entries) = match self.heuristic.tables() {
                 Some(db) => {
                     let board = board_pieces(&node.root);
-                    let the_move = (piece - 1, from as u8, to as u8);
+                    let home = node.root.board().home(piece) as u8;
+                    let the_move = (home, from as u8, to as u8);
                     let (values, entries) = db.step(node.values, entries, &board, the_move);
                     (PatternDb::happy(node.values, values), values, entries)
                 }

@@ -36,10 +36,6 @@ impl Engine for ReferenceIda {
         "ida"
     }
 
-    fn any_goal(&self) -> bool {
-        true
-    }
-
     fn solve(
         &self,
         start: &Position,

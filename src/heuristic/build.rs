@@ -357,7 +357,7 @@ fn search(
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     // The goal: every piece home, the blank in the region of its own home.
-    let mut goal = vec![layout.index_of(homes, cells as u8 - 1)];
+    let mut goal = vec![layout.index_of(homes, grid.board().blank_home() as u8)];
     claim(&marks, &mut goal);
     let mut reached = advance(&mut marks, &mut frontier, &mut bits, false);
 
@@ -400,10 +400,9 @@ fn search(
 #[cfg(test)]
 pub fn plain_values(grid: Grid, homes: &[u8]) -> std::collections::HashMap<(Vec<u8>, u32), u8> {
     use super::placement::mask;
-    let cells = grid.board().cells();
     let mut values = std::collections::HashMap::new();
     let mut queue = std::collections::VecDeque::new();
-    let goal_region = grid.region(1 << (cells - 1), grid.all() & !mask(homes));
+    let goal_region = grid.region(1 << grid.board().blank_home(), grid.all() & !mask(homes));
     values.insert((homes.to_vec(), goal_region), 0u8);
     queue.push_back((homes.to_vec(), goal_region, 0u8));
     while let Some((now, region, value)) = queue.pop_front() {
@@ -432,14 +431,9 @@ mod tests {
 
     /// The table of `homes` built with `pull_when` against the plain search: every entry's bit,
     /// and the value by descent of every `every`-th placement with the blank on each free cell.
-    fn check_with(
-        rows: usize,
-        cols: usize,
-        homes: &[u8],
-        pull_when: fn(u64, u64) -> bool,
-        every: usize,
-    ) {
-        let grid = Grid::new(Board::new(rows, cols).expect("valid board"));
+    fn check_with(board: Board, homes: &[u8], pull_when: fn(u64, u64) -> bool, every: usize) {
+        let grid = Grid::new(board);
+        let (rows, cols) = (board.rows(), board.cols());
         let (bytes, report) = search(grid, homes, "test", pull_when).expect("builds");
         let bits = crate::heuristic::bits::Bits::from_bytes(&bytes).expect("memory");
         let table = GroupTable::new(grid, homes.to_vec(), bits).expect("the right size");
@@ -478,9 +472,15 @@ mod tests {
     }
 
     fn check(rows: usize, cols: usize, homes: &[u8]) {
+        check_toward(rows, cols, rows * cols - 1, homes);
+    }
+
+    /// [`check`] on the board whose goal has the blank on `blank`.
+    fn check_toward(rows: usize, cols: usize, blank: usize, homes: &[u8]) {
+        let board = Board::new(rows, cols).expect("valid board");
         let policies: [fn(u64, u64) -> bool; 3] = [backwards, |_, _| false, |_, _| true];
         for pull_when in policies {
-            check_with(rows, cols, homes, pull_when, 1);
+            check_with(board.with_blank_home(blank), homes, pull_when, 1);
         }
     }
 
@@ -497,7 +497,18 @@ mod tests {
     fn larger_boards_match_a_plain_search() {
         // Every entry's bit (874,080 and 339,048 entries); the descent from every 101st and
         // 37th placement, the blank on each free cell.
-        check_with(4, 4, &[0, 1, 4, 5, 8], backwards, 101);
-        check_with(5, 5, &[0, 1, 5, 6], backwards, 37);
+        let board = |side| Board::new(side, side).expect("valid board");
+        check_with(board(4), &[0, 1, 4, 5, 8], backwards, 101);
+        check_with(board(5), &[0, 1, 5, 6], backwards, 37);
+    }
+
+    /// Issue 53: toward a goal whose blank is on another cell (its region is the goal's), the
+    /// pieces' homes around it, the last cell's among them.
+    #[test]
+    fn tables_toward_a_goal_with_the_blank_anywhere_match_a_plain_search() {
+        check_toward(2, 3, 1, &[0, 2, 3, 4, 5]);
+        check_toward(3, 3, 4, &[0, 1, 3, 8]);
+        check_toward(3, 3, 7, &[5, 6, 8]);
+        check_toward(3, 4, 5, &[0, 4, 11]);
     }
 }

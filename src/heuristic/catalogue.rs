@@ -136,7 +136,7 @@ impl Catalogue {
 
 impl fmt::Display for Catalogue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.board, self.name)
+        write!(f, "{} {}", self.board.goal_name(), self.name)
     }
 }
 
@@ -162,10 +162,12 @@ fn partition(board: Board, text: &str) -> Result<Partition, PartitionError> {
                 .collect::<Result<Vec<u8>, _>>()
         })
         .collect::<Result<Vec<_>, _>>()?;
-    // A partition written out that equals a preset goes by the preset's name.
+    // A partition written out that equals a preset goes by the preset's name (both written
+    // as on the standard goal).
+    let standard = board.with_blank_home(board.cells() - 1);
     let name = Partition::names(board)
         .into_iter()
-        .find(|n| Partition::preset(board, n).is_ok_and(|p| same_groups(p.groups(), &groups)))
+        .find(|n| Partition::preset(standard, n).is_ok_and(|p| same_groups(p.groups(), &groups)))
         .unwrap_or(text);
     Partition::new(board, name, groups)
 }

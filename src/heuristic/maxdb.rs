@@ -247,7 +247,7 @@ impl CatalogueDb {
 
     /// The estimate of the tiles `tiles` (row by row, Knuth's numbering), from scratch.
     pub fn estimate_tiles(&self, tiles: &[u8]) -> u32 {
-        let (at, blank) = tile_cells(tiles);
+        let (at, blank) = tile_cells(self.catalogue.board(), tiles);
         self.values(&at, blank).h
     }
 

@@ -88,6 +88,16 @@ impl Heuristic {
         !matches!(self, Heuristic::Manhattan)
     }
 
+    /// The board (and goal) its tables are built for; none for Manhattan, which reads the
+    /// homes from each position's board.
+    pub fn board(&self) -> Option<crate::board::Board> {
+        match self {
+            Heuristic::Manhattan => None,
+            Heuristic::Tables(db) => Some(db.partition().board()),
+            Heuristic::Catalogue(db) => Some(db.catalogue().board()),
+        }
+    }
+
     /// The first damage found in a table's file since it was opened (a block that failed its
     /// checksum when a search first looked at it), in one line naming the file. Engines ask
     /// before they report each bound: a search with a damaged table has no answer.

@@ -127,7 +127,7 @@ impl Partition {
         Ok(Partition {
             board,
             name: name.to_string(),
-            groups,
+            groups: toward(board, groups),
         })
     }
 
@@ -139,7 +139,7 @@ impl Partition {
             .map(|(_, _, n, groups)| Partition {
                 board,
                 name: n.to_string(),
-                groups: groups.iter().map(|g| g.to_vec()).collect(),
+                groups: toward(board, groups.iter().map(|g| g.to_vec()).collect()),
             })
             .ok_or_else(|| PartitionError::Unknown {
                 name: name.to_string(),
@@ -181,7 +181,7 @@ impl Partition {
         &self.name
     }
 
-    /// The groups' tiles (Knuth's numbering).
+    /// The groups' tiles (Knuth's numbering, on the board's goal: see [`toward`]).
     pub fn groups(&self) -> &[Vec<u8>] {
         &self.groups
     }
@@ -189,16 +189,41 @@ impl Partition {
 
 impl fmt::Display for Partition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.board, self.name)
+        write!(f, "{} {}", self.board.goal_name(), self.name)
     }
 }
 
+/// Groups written as on the standard goal (tile `t` is the piece of cell `t - 1`), as tiles of
+/// `board`'s goal: the same cells, but that the cell of the goal's blank gives its piece to the
+/// last cell. So a preset's groups stay regions of the board toward any goal.
+fn toward(board: Board, groups: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    let blank = board.blank_home();
+    let tile = |t: u8| {
+        let cell = match usize::from(t) - 1 {
+            cell if cell == blank => board.cells() - 1,
+            cell => cell,
+        };
+        // The tile at home `cell` (`Board::home` inverted).
+        (if cell < blank { cell + 1 } else { cell }) as u8
+    };
+    if board.is_standard() {
+        return groups;
+    }
+    let group = |group: Vec<u8>| {
+        let mut tiles: Vec<u8> = group.into_iter().map(tile).collect();
+        tiles.sort_unstable();
+        tiles
+    };
+    groups.into_iter().map(group).collect()
+}
+
 /// The reflection about the main diagonal, on square boards: cell `(r, c)` goes to `(c, r)`.
-/// It maps the goal to itself (the blank's home, the last cell, is on the diagonal), so the
-/// reflected position needs as many moves as the position, and a table looked up on it is a
-/// second lower bound.
+/// It maps the goal to itself when the goal's blank is on the diagonal (the last cell is), so
+/// the reflected position needs as many moves as the position, and a table looked up on it is
+/// a second lower bound; toward another goal there is none.
 pub fn mirror_cells(board: Board) -> Option<Vec<u8>> {
-    (board.rows() == board.cols()).then(|| {
+    let blank = board.blank_home();
+    (board.rows() == board.cols() && board.row(blank) == board.col(blank)).then(|| {
         (0..board.cells())
             .map(|cell| (board.col(cell) * board.cols() + board.row(cell)) as u8)
             .collect()

@@ -369,7 +369,7 @@ impl PatternDb {
 
     /// The estimate of the tiles `tiles` (row by row, Knuth's numbering), from scratch.
     pub fn estimate_tiles(&self, tiles: &[u8]) -> u32 {
-        let (at, blank) = tile_cells(tiles);
+        let (at, blank) = tile_cells(self.partition.board(), tiles);
         Self::estimate(self.values(&at, blank))
     }
 
@@ -545,29 +545,34 @@ pub(super) fn cell_map(reflection: Option<&[u8]>) -> [u8; 32] {
     map
 }
 
-/// The cell of each piece (named by its home cell: tile `x` is piece `x - 1`) and the blank's.
+/// The cell of each piece (named by its home cell, [`crate::board::Board::home`]: tile `x` is
+/// piece `x - 1` when the goal's blank is on the last cell) and the blank's.
 pub fn piece_cells(position: &Position) -> ([u8; MAX_CELLS], u8) {
-    tile_cells(position.tiles())
+    tile_cells(position.board(), position.tiles())
 }
 
 /// The piece on each cell (named by its home cell; the blank's cell holds 31), as the searches
 /// keep their boards for [`PatternDb::step`].
 pub fn board_pieces(position: &Position) -> Board32 {
-    let mut board = [31; 32];
-    for (cell, &tile) in board.iter_mut().zip(position.tiles()) {
-        *cell = tile.wrapping_sub(1) & 31;
+    let board = position.board();
+    let mut pieces = [31; 32];
+    for (cell, &tile) in pieces.iter_mut().zip(position.tiles()) {
+        if tile != 0 {
+            *cell = board.home(tile) as u8 & 31;
+        }
     }
-    board
+    pieces
 }
 
-pub(super) fn tile_cells(tiles: &[u8]) -> ([u8; MAX_CELLS], u8) {
+/// [`piece_cells`] of the tiles `tiles` on `board`.
+pub(super) fn tile_cells(board: crate::board::Board, tiles: &[u8]) -> ([u8; MAX_CELLS], u8) {
     let mut at = [0u8; MAX_CELLS];
     let mut blank = 0;
     for (cell, &tile) in tiles.iter().enumerate() {
         if tile == 0 {
             blank = cell as u8;
         } else {
-            at[usize::from(tile) - 1] = cell as u8;
+            at[board.home(tile)] = cell as u8;
         }
     }
     (at, blank)
@@ -595,7 +600,7 @@ pub fn build_group(
     label: &str,
 ) -> Result<GroupTable, String> {
     let grid = Grid::new(board);
-    let homes: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
+    let homes: Vec<u8> = tiles.iter().map(|&t| board.home(t) as u8).collect();
     let (bytes, _) = super::build::build(grid, &homes, label)?;
     GroupTable::new(grid, homes, Bits::from_bytes(&bytes)?)
         .ok_or_else(|| format!("{label}: wrong table size"))

@@ -139,8 +139,11 @@ impl Store {
 
     /// The file of the table of `tiles` on `board`.
     pub fn path(&self, board: Board, tiles: &[u8]) -> PathBuf {
-        self.dir
-            .join(format!("{board}_{}.pdb", tile_list(tiles, "-")))
+        self.dir.join(format!(
+            "{}_{}.pdb",
+            board.goal_name(),
+            tile_list(tiles, "-")
+        ))
     }
 
     /// The heuristic `choice` for `board`, loading or building its tables.
@@ -213,7 +216,7 @@ impl Store {
         label: &str,
     ) -> Result<(GroupTable, Source), String> {
         let grid = Grid::new(board);
-        let homes: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
+        let homes: Vec<u8> = tiles.iter().map(|&t| board.home(t) as u8).collect();
         let path = self.path(board, tiles);
         let key = key(board, tiles);
         let layout = Layout::shared(grid, homes.len())?;
@@ -332,11 +335,12 @@ impl Store {
     }
 
     /// What the file `path` of this store's directory holds, read off its name
-    /// (`RxC_TILES.pdb`): the key and payload length of the table of that group.
+    /// (`RxC_TILES.pdb`, `RxC-blank-rRcC_TILES.pdb` toward a goal with the blank on row R,
+    /// column C): the key and payload length of the table of that group.
     pub fn table_of_file(&self, path: &Path) -> Option<(String, u64)> {
         let name = path.file_name()?.to_str()?.strip_suffix(".pdb")?;
         let (size, tiles) = name.split_once('_')?;
-        let board: Board = size.parse().ok()?;
+        let board = Board::from_goal_name(size)?;
         let tiles: Vec<u8> = tiles
             .split('-')
             .map(|t| t.parse().ok())
@@ -395,7 +399,8 @@ pub enum Source {
 /// What a table file holds, in one line.
 pub fn key(board: Board, tiles: &[u8]) -> String {
     format!(
-        "{board} zero-aware 1-bit table of tiles {}",
+        "{} zero-aware 1-bit table of tiles {}",
+        board.goal_name(),
         tile_list(tiles, ",")
     )
 }

@@ -43,7 +43,7 @@ impl GroupTable {
             return None;
         }
         let goal_occupied = mask(&homes);
-        let blank_home = 1u32 << (grid.board().cells() - 1);
+        let blank_home = 1u32 << grid.board().blank_home();
         let goal_region = grid.region(blank_home, grid.all() & !goal_occupied);
         Some(GroupTable {
             grid,

@@ -221,6 +221,11 @@ impl Engine for MtmAutomaton {
         NAME
     }
 
+    /// Its lower bound's tables name the tiles of the last cell's goal.
+    fn any_goal(&self) -> bool {
+        false
+    }
+
     /// Bound lines of MTM searches carry the bound in `happy` (`sad` is 0).
     fn solve(
         &self,

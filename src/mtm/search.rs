@@ -48,10 +48,6 @@ impl Engine for MtmIda {
         "ida"
     }
 
-    fn any_goal(&self) -> bool {
-        true
-    }
-
     /// Bound lines of MTM searches carry the bound in `happy` (`sad` is 0).
     fn solve(
         &self,
