@@ -26,7 +26,7 @@
 //! by the mirror.
 
 use crate::board::Board;
-use crate::engine::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome};
+use crate::engine::{Answer, Engine, EngineError, Progress, SearchOptions};
 use crate::position::{Position, PositionError, Subject};
 
 /// A goal position, ready to turn problems into standard ones.
@@ -217,12 +217,7 @@ impl Engine for Toward {
         self.engine.any_goal()
     }
 
-    fn solve(
-        &self,
-        start: &Position,
-        options: &SearchOptions,
-        progress: &mut dyn FnMut(&BoundStats),
-    ) -> Result<SearchOutcome, EngineError> {
+    fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer {
         if !self.goal.in_corner() && !self.engine.any_goal() {
             let engine = format!("the {} engine", self.engine.name());
             return Err(EngineError::CornerGoal(engine));

@@ -5,10 +5,9 @@
 use assert_cmd::Command;
 use fifteen::cli::crosscheck::{check_positions, Report};
 use fifteen::engine::reference::ReferenceIda;
+use fifteen::engine::{Answer, Progress};
 use fifteen::random::PositionSource;
-use fifteen::{
-    Board, BoundStats, Convention, Engine, EngineError, Position, SearchOptions, SearchOutcome,
-};
+use fifteen::{Board, Convention, Engine, Position, SearchOptions, SearchOutcome};
 
 /// An engine that answers like the reference, then tampers with the answer.
 struct Tampered {
@@ -21,12 +20,7 @@ impl Engine for Tampered {
         self.name
     }
 
-    fn solve(
-        &self,
-        start: &Position,
-        options: &SearchOptions,
-        progress: &mut dyn FnMut(&BoundStats),
-    ) -> Result<SearchOutcome, EngineError> {
+    fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer {
         let mut outcome = ReferenceIda.solve(start, options, progress)?;
         (self.tamper)(&mut outcome);
         Ok(outcome)

@@ -20,7 +20,10 @@
 //! path is reported, none is left to be deduced.
 
 use super::parallel::{self, Found, Subtree};
-use super::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution};
+use super::{
+    Answer, BoundStats, Engine, EngineError, Progress, SearchOptions, SearchOutcome, SearchStats,
+    Solution,
+};
 use crate::board::{Board, Direction};
 use crate::heuristic::maxdb::CatalogueDb;
 use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
@@ -246,8 +249,8 @@ macro_rules! instantiate {
         fn dispatch(
             start: &Position,
             options: &SearchOptions,
-            progress: &mut dyn FnMut(&BoundStats),
-        ) -> Result<SearchOutcome, EngineError> {
+            progress: Progress<'_>,
+        ) -> Answer {
             let board = start.board();
             let unsupported = || EngineError::UnsupportedBoard {
                 engine: NAME,
@@ -372,12 +375,7 @@ impl Engine for Automaton {
         NAME
     }
 
-    fn solve(
-        &self,
-        start: &Position,
-        options: &SearchOptions,
-        progress: &mut dyn FnMut(&BoundStats),
-    ) -> Result<SearchOutcome, EngineError> {
+    fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer {
         if options.order.is_some() {
             return Err(EngineError::OrderNotSupported { engine: NAME });
         }
@@ -393,8 +391,8 @@ fn drive<A: Generated>(
     context: &A::Context,
     start: &Position,
     options: &SearchOptions,
-    progress: &mut dyn FnMut(&BoundStats),
-) -> Result<SearchOutcome, EngineError> {
+    progress: Progress<'_>,
+) -> Answer {
     let h = options.heuristic.estimate(start);
     super::check_tables(options)?;
     let manhattan = start.manhattan() as u32;

@@ -11,7 +11,8 @@
 //! and the configurations found as its nodes.
 
 use super::{
-    BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution, Stop,
+    Answer, BoundStats, Engine, EngineError, Progress, SearchOptions, SearchOutcome, SearchStats,
+    Solution, Stop,
 };
 use crate::board::{Board, Direction};
 use crate::position::Position;
@@ -150,12 +151,7 @@ impl Engine for BfsEngine {
         false
     }
 
-    fn solve(
-        &self,
-        start: &Position,
-        options: &SearchOptions,
-        progress: &mut dyn FnMut(&BoundStats),
-    ) -> Result<SearchOutcome, EngineError> {
+    fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer {
         if options.order.is_some() {
             return Err(EngineError::OrderNotSupported { engine: "bfs" });
         }

@@ -590,6 +590,12 @@ pub fn check_tables(options: &SearchOptions) -> Result<(), EngineError> {
     }
 }
 
+/// Where a search reports each finished bound.
+pub type Progress<'a> = &'a mut dyn FnMut(&BoundStats);
+
+/// What a search ends with: its solutions and statistics, or why it has none.
+pub type Answer = Result<SearchOutcome, EngineError>;
+
 /// One way of finding shortest solutions.
 pub trait Engine {
     /// The name users pick it by (`--engine NAME`).
@@ -610,12 +616,7 @@ pub trait Engine {
     }
 
     /// Solves `start` (which must be solvable), reporting each finished bound to `progress`.
-    fn solve(
-        &self,
-        start: &Position,
-        options: &SearchOptions,
-        progress: &mut dyn FnMut(&BoundStats),
-    ) -> Result<SearchOutcome, EngineError>;
+    fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer;
 }
 
 /// The engines a user can choose from.

@@ -16,7 +16,8 @@
 
 use super::parallel::{self, Found, Subtree};
 use super::{
-    BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution, Stop,
+    Answer, BoundStats, Engine, EngineError, Progress, SearchOptions, SearchOutcome, SearchStats,
+    Solution, Stop,
 };
 use crate::board::{Board, Direction, MAX_CELLS};
 use crate::heuristic::Heuristic;
@@ -36,12 +37,7 @@ impl Engine for ReferenceIda {
         "ida"
     }
 
-    fn solve(
-        &self,
-        start: &Position,
-        options: &SearchOptions,
-        progress: &mut dyn FnMut(&BoundStats),
-    ) -> Result<SearchOutcome, EngineError> {
+    fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer {
         if !start.is_solvable() {
             return Err(EngineError::Unsolvable);
         }

@@ -30,7 +30,7 @@ use super::relabel::Codes;
 use super::search::{deepen, Pass, Subtree};
 use super::tables;
 use crate::board::{Board, Direction};
-use crate::engine::{BoundStats, Engine, EngineError, SearchOptions, SearchOutcome};
+use crate::engine::{Answer, BoundStats, Engine, EngineError, Progress, SearchOptions};
 use crate::position::Position;
 use crate::prune::Machine;
 use std::time::Instant;
@@ -151,8 +151,8 @@ macro_rules! instantiate {
             bound: &LowerBound,
             prune: &Machine,
             options: &SearchOptions,
-            progress: &mut dyn FnMut(&BoundStats),
-        ) -> Result<SearchOutcome, EngineError> {
+            progress: Progress<'_>,
+        ) -> Answer {
             let board = start.board();
             let searched = (bound, prune);
             let table = bound.table.is_some();
@@ -227,12 +227,7 @@ impl Engine for MtmAutomaton {
     }
 
     /// Bound lines of MTM searches carry the bound in `happy` (`sad` is 0).
-    fn solve(
-        &self,
-        start: &Position,
-        options: &SearchOptions,
-        progress: &mut dyn FnMut(&BoundStats),
-    ) -> Result<SearchOutcome, EngineError> {
+    fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer {
         // Refused before the bound is built (a second or so on the largest boards).
         if !start.board().is_standard() {
             return Err(EngineError::CornerGoal(format!("the {NAME} engine")));
@@ -253,8 +248,8 @@ fn drive<A: Generated>(
     start: &Position,
     (bound, prune): (&LowerBound, &Machine),
     options: &SearchOptions,
-    progress: &mut dyn FnMut(&BoundStats),
-) -> Result<SearchOutcome, EngineError> {
+    progress: Progress<'_>,
+) -> Answer {
     let (parts, all) = (bound.states(start), options.all);
     let codes = bound.codes(start.tiles());
     let mut machine = A::default();

@@ -30,7 +30,8 @@ use super::tables;
 use crate::board::{Board, MAX_CELLS};
 use crate::engine::parallel::{self, Kind};
 use crate::engine::{
-    BoundStats, Engine, EngineError, SearchOptions, SearchOutcome, SearchStats, Solution, Stop,
+    Answer, BoundStats, Engine, EngineError, Progress, SearchOptions, SearchOutcome, SearchStats,
+    Solution, Stop,
 };
 use crate::position::Position;
 use crate::prune::Machine;
@@ -49,12 +50,7 @@ impl Engine for MtmIda {
     }
 
     /// Bound lines of MTM searches carry the bound in `happy` (`sad` is 0).
-    fn solve(
-        &self,
-        start: &Position,
-        options: &SearchOptions,
-        progress: &mut dyn FnMut(&BoundStats),
-    ) -> Result<SearchOutcome, EngineError> {
+    fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer {
         let bound = tables::for_search(start, &self.config)?;
         let prune = tables::machine(start.board(), &self.config, options.all);
         solve_with(
@@ -76,8 +72,8 @@ pub fn solve_with(
     bound: &Arc<LowerBound>,
     prune: &Machine,
     (all, stop): (bool, Option<&Stop>),
-    progress: &mut dyn FnMut(&BoundStats),
-) -> Result<SearchOutcome, EngineError> {
+    progress: Progress<'_>,
+) -> Answer {
     let mut search = Search::new(start, bound, prune, all);
     search.stop = stop;
     let (vertical, horizontal) = bound.states(start);
@@ -130,9 +126,9 @@ pub fn deepen(
     start: &Position,
     bound: &LowerBound,
     all: bool,
-    progress: &mut dyn FnMut(&BoundStats),
+    progress: Progress<'_>,
     pass: &mut dyn FnMut(u32) -> Result<Pass, EngineError>,
-) -> Result<SearchOutcome, EngineError> {
+) -> Answer {
     let mut limit = bound.estimate(start);
     let mut bounds = Vec::new();
     loop {
