@@ -55,7 +55,7 @@ impl Solver {
     }
 
     /// The engine that searches `board`.
-    pub fn kind(&self, args: &SolveArgs, board: Board) -> EngineKind {
+    fn kind(&self, args: &SolveArgs, board: Board) -> EngineKind {
         match self {
             Solver::Stm => args.engine,
             Solver::Mtm { named, .. } => super::mtm::solve_kind(*named, Some(board)),
