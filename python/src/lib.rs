@@ -125,10 +125,7 @@ fn solve(py: Python<'_>, argv: Vec<String>, live: bool) -> PyResult<String> {
             out: &mut out,
             live,
         };
-        match args.metric {
-            fifteen::mtm::Metric::Mtm => cli::mtm::solve_to(&args, engine_given, report),
-            fifteen::mtm::Metric::Stm => cli::solve::run_to(&args, report),
-        }
+        cli::solve::run_to(&args, engine_given, report)
     });
     match solved {
         // No solution: the report says `"solvable": false`.
@@ -253,10 +250,7 @@ fn crosscheck(py: Python<'_>, mut argv: Vec<String>) -> PyResult<(Vec<String>, [
     };
     let mut out = Vec::new();
     let report = py
-        .detach(|| match args.metric {
-            fifteen::mtm::Metric::Mtm => cli::mtm::crosscheck_to(&args, &mut out, false),
-            fifteen::mtm::Metric::Stm => cli::crosscheck::run_to(&args, &mut out, false),
-        })
+        .detach(|| cli::crosscheck::run_to(&args, &mut out, false))
         .map_err(raise)?;
     let text = String::from_utf8_lossy(&out);
     let lines = text.lines().map(str::to_string).collect();

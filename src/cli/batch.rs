@@ -1,4 +1,5 @@
-//! `fifteen solve --file F`: many positions in one run, the tables loaded once per board.
+//! `fifteen solve --file F`: many positions in one run, in either metric, the tables loaded
+//! once per board; each searched as one position is ([`super::plan`], [`super::outcome`]).
 //!
 //! Each position gets one result (its solution line prefixed by the position, or one JSON
 //! object per line), then a summary line: positions, total nodes, total seconds. A bad line is
@@ -10,10 +11,12 @@
 //! 0.
 
 use super::live::{around, Ticker};
-use super::solve::{convention_hint, heuristic_for, json_report, solution_text, SolveArgs};
+use super::outcome::{json_report, solution_text};
+use super::plan::Solver;
+use super::solve::{convention_hint, SolveArgs};
 use super::Failure;
 use crate::board::Board;
-use crate::engine::{Cause, EngineError, Live, SearchOptions, SearchOutcome, Solution, Stopped};
+use crate::engine::{Cause, EngineError, Live, SearchOutcome, Stopped};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use std::collections::HashMap;
@@ -45,7 +48,7 @@ pub fn read(file: &Path) -> Result<String, Failure> {
     }
 }
 
-/// What one position of a batch came to, as the metric's solver tells [`solve_lines`].
+/// What one position of a batch came to, as its solver tells [`solve_lines`].
 pub enum Line {
     /// Not searched: why, said on stderr with the line's number (a bad line).
     Bad(String),
@@ -76,22 +79,14 @@ impl Line {
     }
 }
 
-/// A metric's solver of one position, told where to tell its progress.
-pub type Solver<'a> = dyn FnMut(&Position, Option<Arc<Live>>) -> Result<Line, Failure> + 'a;
+/// The search of one position, told where to tell its progress.
+type Solve<'a> = dyn FnMut(&Position, Option<Arc<Live>>) -> Result<Line, Failure> + 'a;
 
-/// One solution in the metric's text (see [`super::solve::solution_text`]), given its time.
-pub type Text = fn(&Position, &SolveArgs, &Solution, &str) -> String;
-
-/// The loop of `solve --file`, for either metric: each position line goes to `solve` (with
-/// where to tell its progress, on a terminal: see [`super::live`]), its result is printed as
-/// it comes (each solution in `text` after the position, or a JSON object), then the summary
-/// and the exit status ([`close`]).
-pub fn solve_lines(
-    args: &SolveArgs,
-    file: &Path,
-    text: Text,
-    solve: &mut Solver,
-) -> Result<(), Failure> {
+/// The loop of `solve --file`: each position line goes to `solve` (with where to tell its
+/// progress, on a terminal: see [`super::live`]), its result is printed as it comes (each
+/// solution's line after the position, or a JSON object), then the summary and the exit
+/// status ([`close`]).
+fn solve_lines(args: &SolveArgs, file: &Path, solve: &mut Solve) -> Result<(), Failure> {
     let contents = read(file)?;
     let (mut bad, mut unsolvable, mut stopped) = (0usize, 0usize, 0usize);
     let mut interrupted = false;
@@ -129,7 +124,7 @@ pub fn solve_lines(
                 nodes += outcome.stats.nodes.unwrap_or(0);
                 seconds += outcome.stats.seconds;
                 around(ticker, || {
-                    write_result(&mut out, number, &start, args, &outcome, report, text)
+                    write_result(&mut out, number, &start, args, &outcome, report)
                 })?;
             }
             Line::Stopped(stop) => {
@@ -176,52 +171,47 @@ fn report_stopped(
     out.flush()
 }
 
-/// `fifteen solve --file` in the single-tile metric: the tables loaded once per board.
-pub fn run(args: &SolveArgs, file: &Path) -> Result<(), Failure> {
-    let mut heuristics: HashMap<Board, Heuristic> = HashMap::new();
-    let threads = args.threads.count();
+/// `fifteen solve --file`, its searches planned as one position's are (`engine_given`:
+/// whether `--engine` was on the command line); the tables loaded once per board, whole.
+pub fn run(args: &SolveArgs, file: &Path, engine_given: bool) -> Result<(), Failure> {
+    let solver = Solver::new(args, engine_given)?;
     let goal = args.goal.read(args.board.size, args.board.convention)?;
-    solve_lines(args, file, solution_text, &mut |start, live| {
+    let mut heuristics: HashMap<Board, Heuristic> = HashMap::new();
+    solve_lines(args, file, &mut |start, live| {
+        let board = start.board();
+        if let Err(message) = solver.check_board(board) {
+            return Ok(Line::Bad(message));
+        }
         match super::solve::reachable(start, goal.as_ref()) {
             Err(message) => return Ok(Line::Bad(message)),
             Ok(false) => return Ok(Line::Unsolvable),
             Ok(true) => {}
         }
         // Tables are built toward the goal (see crate::goal).
-        let board = goal
-            .as_ref()
-            .map_or(start.board(), crate::goal::Goal::searched);
+        let board = goal.as_ref().map_or(board, crate::goal::Goal::searched);
         let heuristic = match heuristics.get(&board) {
             Some(h) => h.clone(),
-            None => match heuristic_for(args, board, false) {
+            None => match solver.heuristic(args, board, false) {
                 Ok(h) => heuristics.entry(board).or_insert(h).clone(),
                 Err(Failure::BadInput(message)) => return Ok(Line::Bad(message)),
                 Err(other) => return Err(other),
             },
         };
-        let options = SearchOptions {
-            all: args.all,
-            count_nodes: true,
-            order: args.order,
-            memory_limit: args.memory,
-            prune: args.heuristic.machine(&heuristic, args.all)?,
-            heuristic,
-            threads,
-            split_after: crate::engine::SPLIT_AFTER,
-            live,
-            stop: args.stop(),
-        };
-        let _interruptible = options.stop.as_ref().map(super::live::interruptible);
-        let engine = super::GoalArgs::engine(goal.as_ref(), args.engine.engine());
-        let result = engine.solve(start, &options, &mut |_| {});
+        let mut search = solver.search(args, board, heuristic, goal.as_ref())?;
+        // The summary adds up the nodes of every position.
+        search.options.count_nodes = true;
+        search.options.live = live;
+        search.options.stop = args.stop();
+        let _interruptible = search.options.stop.as_ref().map(super::live::interruptible);
+        let result = search.engine.solve(start, &search.options, &mut |_| {});
         Ok(Line::of(result, args.json, &|outcome| {
-            json_report(start, args, &options.heuristic, outcome)
+            json_report(start, (args, &solver), &search, outcome)
         }))
     })
 }
 
 /// One position's result: its JSON object `report` with its line number, or without one each
-/// solution's `text` (given the search's time) after the position.
+/// solution's line (given the search's time) after the position.
 fn write_result(
     out: &mut dyn Write,
     number: usize,
@@ -229,7 +219,6 @@ fn write_result(
     args: &SolveArgs,
     outcome: &SearchOutcome,
     report: Option<serde_json::Value>,
-    text: Text,
 ) -> std::io::Result<()> {
     match report {
         Some(mut report) => {
@@ -240,11 +229,15 @@ fn write_result(
             let notation = start.notation(args.board.convention);
             let time = format!(" ({:.2} sec)", outcome.stats.seconds);
             for solution in &outcome.solutions {
-                write!(out, "{notation}: {}", text(start, args, solution, &time))?;
+                write!(
+                    out,
+                    "{notation}: {}",
+                    solution_text(start, args, solution, &time)
+                )?;
             }
             if args.stats {
                 write!(out, "{notation}: ")?;
-                super::solve::nodes_line(out, &outcome.stats)?;
+                super::outcome::nodes_line(out, &outcome.stats)?;
             }
         }
     }

@@ -7,14 +7,18 @@
 //! that a noisy machine's drift hits every engine alike. Each cell of the table is the median of
 //! the repeats; the summary compares total times, in the style of hyperfine, with the spread
 //! over the repeats.
+//!
+//! Either metric: with `--metric mtm` the contestants are the MTM engines ([`super::mtm`]),
+//! each with the one `--heuristic` and `--prune` (no peers, no `--korf50`), judged by
+//! [`crate::mtm::check`], and the rows show MTM lengths with the STM length of the same path.
 
 use super::{Failure, Resolver};
 use crate::board::Board;
-use crate::differential::{disagreements, EngineRun};
+use crate::differential::EngineRun;
 use crate::engine::{Engine, EngineKind, SearchOptions};
 use crate::heuristic::store::Choice;
 use crate::heuristic::Heuristic;
-use crate::mtm::Metric;
+use crate::mtm::{BoundChoice, Metric};
 use crate::position::{Convention, Position};
 use crate::prune::Prune;
 use crate::random::PositionSource;
@@ -146,7 +150,8 @@ pub struct CompareArgs {
 enum Contestant {
     Engine {
         engine: Box<dyn Engine>,
-        heuristic: Choice,
+        /// Its heuristic (`None`: the MTM engines, which carry their lower bound).
+        heuristic: Option<Choice>,
         /// Its duplicate pruning (`None`: the default for its heuristic).
         prune: Option<Prune>,
         /// Shown as `engine/heuristic/prune` (when several heuristics or prunings run).
@@ -214,39 +219,27 @@ struct LeftOut {
 }
 
 pub fn run(args: &CompareArgs) -> Result<(), Failure> {
-    if args.repeat == 0 || args.repeat > MAX_REPEAT {
-        return Err(Failure::BadInput(format!(
-            "--repeat takes 1 to {MAX_REPEAT} timed runs, not {}",
-            args.repeat
-        )));
-    }
-    if !(args.peer_timeout > 0.0 && args.peer_timeout.is_finite()) {
-        return Err(Failure::BadInput(format!(
-            "--peer-timeout takes a positive number of seconds, not {}",
-            args.peer_timeout
-        )));
-    }
+    check_flags(args)?;
     let mut left_out = LeftOut::default();
     let mut published = Vec::new();
     let positions = collect_positions(args, &mut left_out, &mut published)?;
+    if args.metric == Metric::Mtm {
+        // Korf's published lengths count single tiles.
+        published.clear();
+    }
     if positions.is_empty() {
-        let problem = if left_out.bad + left_out.unsolvable > 0 {
-            "no position left to compare"
-        } else {
-            "no positions: give POSITIONs, --korf100, --korf50, --file or --random"
+        let problem = match args.metric {
+            Metric::Stm if left_out.bad + left_out.unsolvable > 0 => "no position left to compare",
+            Metric::Stm => "no positions: give POSITIONs, --korf100, --korf50, --file or --random",
+            // MTM refuses --korf50 (and, as before it took this path, says no more).
+            Metric::Mtm => "no positions: give POSITIONs, --korf100, --file or --random",
         };
         return Err(Failure::BadInput(problem.into()));
     }
-    let heuristics = if !args.heuristic.is_empty() {
-        args.heuristic.clone()
-    } else if args.korf50.is_some() {
-        // Manhattan would not finish a single one of them.
-        vec![Choice::Default]
-    } else {
-        vec![Choice::Manhattan]
+    let (mut contestants, left_out_oracle) = match args.metric {
+        Metric::Stm => stm_engines(args)?,
+        Metric::Mtm => (mtm_engines(args, &positions)?, false),
     };
-    let kinds = goal_kinds(args, crate::mtm::Metric::Stm, EngineKind::value_variants())?;
-    let (mut contestants, left_out_oracle) = engines(args, &kinds, &heuristics);
     if left_out_oracle {
         eprintln!("(ida left out: {ORACLE}; name it in --engines to time it anyway)");
     } else if contestants
@@ -279,6 +272,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
         )));
     }
     let timeout = std::time::Duration::from_secs_f64(args.peer_timeout);
+    let metric = args.metric;
     // Positions can differ a thousandfold in time, so no estimate of the time left: the line
     // says what runs now, how many positions are done, and the time elapsed.
     let bar = crate::progress::spinner();
@@ -289,7 +283,11 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     let mut problems: Vec<String> = Vec::new();
     let counting = SearchOptions {
         memory_limit: Some(args.selection.memory),
-        threads: args.threads.count(),
+        threads: match args.metric {
+            Metric::Stm => args.threads.count(),
+            // The MTM engines search on one thread here (more are refused).
+            Metric::Mtm => 1,
+        },
         ..SearchOptions::default()
     };
     let mut with_tables = vec![false; contestants.len()];
@@ -321,23 +319,22 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                     oracle,
                     ..
                 } => {
-                    let heuristic = resolver.get(start.board(), heuristic)?;
-                    let counting = SearchOptions {
-                        prune: super::pruning(*prune, &heuristic, false, args.tables.as_deref())?,
-                        heuristic,
-                        ..counting.clone()
-                    };
+                    let tuning = (heuristic.as_ref(), *prune);
+                    let counting = engine_options(&mut resolver, tuning, start, args, &counting)?;
                     with_tables[c] |= *oracle && counting.heuristic != Heuristic::Manhattan;
                     let run = EngineRun::new(engine.as_ref(), start, &counting);
+                    let length = run
+                        .result
+                        .as_ref()
+                        .ok()
+                        .and_then(|o| metric.length(start, o));
                     if let Ok(outcome) = &run.result {
-                        rows[row_index].length = outcome.length();
+                        rows[row_index].length = length;
+                        rows[row_index].stm_length = metric.stm_length(outcome);
                         rows[row_index].nodes = outcome.stats.nodes;
                     }
                     rows[row_index].skipped = run.skipped();
-                    lengths.push((
-                        contestant.name(),
-                        run.result.as_ref().ok().and_then(|o| o.length()),
-                    ));
+                    lengths.push((contestant.name(), length));
                     runs.push(run);
                 }
                 Contestant::Peer { name, argv } => {
@@ -347,7 +344,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                 }
             }
         }
-        let mut found = disagreements(start, &runs);
+        let mut found = (super::crosscheck::judge(metric).disagreements)(start, &runs);
         let answered: Vec<&(String, Option<usize>)> = lengths
             .iter()
             .filter(|(name, _)| {
@@ -410,13 +407,8 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
                         prune,
                         ..
                     } => {
-                        let heuristic = resolver.get(start.board(), heuristic)?;
-                        let tables = args.tables.as_deref();
-                        let plain = SearchOptions {
-                            prune: super::pruning(*prune, &heuristic, false, tables)?,
-                            heuristic,
-                            ..plain.clone()
-                        };
+                        let tuning = (heuristic.as_ref(), *prune);
+                        let plain = engine_options(&mut resolver, tuning, start, args, &plain)?;
                         let clock = Instant::now();
                         let result = engine.solve(start, &plain, &mut |_| {});
                         let seconds = clock.elapsed().as_secs_f64();
@@ -440,10 +432,12 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
         .collect();
     report(args, &mut rows, &names, &oracles)?;
     if left_out.bad > 0 {
+        // (MTM says `1 bad lines`, as it did before it took this path.)
+        let one = left_out.bad == 1 && metric == Metric::Stm;
         return Err(Failure::BadInput(format!(
             "{} bad line{} left out",
             left_out.bad,
-            if left_out.bad == 1 { "" } else { "s" }
+            if one { "" } else { "s" }
         )));
     }
     if left_out.unsolvable > 0 {
@@ -452,10 +446,120 @@ pub fn run(args: &CompareArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Refuses what `args` cannot compare: in MTM, what its engines do not take; any metric, a
+/// `--repeat` out of range; in STM a `--peer-timeout` that is not a time (MTM takes no peer).
+fn check_flags(args: &CompareArgs) -> Result<(), Failure> {
+    let mtm = args.metric == Metric::Mtm;
+    let unsupported = [
+        (
+            !args.peer.is_empty(),
+            "--peer is not available with --metric mtm: a peer's solution line is counted in single tiles",
+        ),
+        (
+            args.korf50.is_some(),
+            "--korf50 is not available with --metric mtm: its 5x5 boards have no MTM table, and walking distance alone would not solve them",
+        ),
+        (
+            args.heuristic.len() > 1,
+            "more than one --heuristic is not available with --metric mtm yet",
+        ),
+        (
+            args.prune.len() > 1,
+            "more than one --prune is not available with --metric mtm yet",
+        ),
+        (
+            args.threads.threads.is_some_and(|n| n > 1),
+            "the MTM search runs on one thread: leave --threads out with --metric mtm",
+        ),
+    ];
+    if let Some((_, why)) = unsupported.iter().find(|(given, _)| mtm && *given) {
+        return Err(Failure::BadInput(why.to_string()));
+    }
+    if args.repeat == 0 || args.repeat > MAX_REPEAT {
+        return Err(Failure::BadInput(format!(
+            "--repeat takes 1 to {MAX_REPEAT} timed runs, not {}",
+            args.repeat
+        )));
+    }
+    let timeout = args.peer_timeout;
+    if !mtm && (timeout <= 0.0 || !timeout.is_finite()) {
+        return Err(Failure::BadInput(format!(
+            "--peer-timeout takes a positive number of seconds, not {}",
+            args.peer_timeout
+        )));
+    }
+    Ok(())
+}
+
+/// The STM contestants of `args` (see [`engines`]): the heuristics named (default Manhattan,
+/// with `--korf50` the default tables) with every engine that takes them.
+fn stm_engines(args: &CompareArgs) -> Result<(Vec<Contestant>, bool), Failure> {
+    let heuristics = if !args.heuristic.is_empty() {
+        args.heuristic.clone()
+    } else if args.korf50.is_some() {
+        // Manhattan would not finish a single one of them.
+        vec![Choice::Default]
+    } else {
+        vec![Choice::Manhattan]
+    };
+    let kinds = goal_kinds(args, Metric::Stm, EngineKind::value_variants())?;
+    Ok(engines(args, &kinds, &heuristics))
+}
+
+/// The MTM contestants of `args`: every engine named (default: all), each with the one
+/// `--heuristic` and `--prune` ([`super::mtm`]), which must serve every board of `positions`.
+fn mtm_engines(args: &CompareArgs, positions: &Labelled) -> Result<Vec<Contestant>, Failure> {
+    let config = super::mtm::config(
+        args.heuristic.first(),
+        args.tables.as_deref(),
+        (args.prune.first().copied(), false),
+    )?;
+    super::mtm::check_boards(&config, positions.iter().map(|(_, p)| p.board()))?;
+    let goal = args.goal.read(args.size, args.convention)?;
+    if config.bound == BoundChoice::Relabel && goal.is_some_and(|goal| !goal.in_corner()) {
+        let error = crate::engine::EngineError::CornerGoal("--heuristic relabel".into());
+        return Err(Failure::BadInput(error.to_string()));
+    }
+    let kinds = goal_kinds(args, Metric::Mtm, EngineKind::value_variants())?;
+    kinds
+        .into_iter()
+        .map(|kind| {
+            let engine = super::mtm::engine(kind, &config)?;
+            Ok(Contestant::Engine {
+                name: engine.name().to_string(),
+                engine,
+                heuristic: None,
+                prune: None,
+                oracle: false,
+            })
+        })
+        .collect()
+}
+
+/// The options of an engine's run on `start`: `base` with the engine's heuristic (resolved
+/// for the board) and its pruning, `tuning`; the MTM engines (no heuristic) carry theirs.
+fn engine_options(
+    resolver: &mut Resolver,
+    tuning: (Option<&Choice>, Option<Prune>),
+    start: &Position,
+    args: &CompareArgs,
+    base: &SearchOptions,
+) -> Result<SearchOptions, Failure> {
+    let (Some(choice), prune) = tuning else {
+        return Ok(base.clone());
+    };
+    let heuristic = resolver.get(start.board(), choice)?;
+    Ok(SearchOptions {
+        prune: super::pruning(prune, &heuristic, false, args.tables.as_deref())?,
+        heuristic,
+        ..base.clone()
+    })
+}
+
 /// The timed rows as the flags ask (`--json`, `--csv`, else the table with its summary),
 /// then the chart of `--plot`; each row's median and rate are filled in first. `oracles`:
 /// contestants whose times are not their tables' speed. Either metric (`args.metric`).
-pub(crate) fn report(
+fn report(
     args: &CompareArgs,
     rows: &mut [Row],
     names: &[String],
@@ -554,7 +658,7 @@ fn engines(
                 }
                 contestants.push(Contestant::Engine {
                     engine: kind.engine(),
-                    heuristic: heuristic.clone(),
+                    heuristic: Some(heuristic.clone()),
                     prune,
                     name,
                     oracle,
@@ -612,16 +716,14 @@ fn choose_published(
 }
 
 /// Positions with the labels they are shown under.
-pub(crate) type Labelled = Vec<(String, Position)>;
+type Labelled = Vec<(String, Position)>;
 
-/// The positions of a comparison with `--metric mtm` ([`super::mtm`]), and how many lines of
-/// `--file` were left out as bad and as unsolvable.
 /// The engines of `args` toward its goal in `metric` (see [`super::GoalArgs::kinds`]), of
 /// those `all`; toward a goal whose blank is not in a corner, peers (given the standard problem
 /// as text, which cannot say where the goal's blank is) are refused in one line.
-pub(crate) fn goal_kinds(
+fn goal_kinds(
     args: &CompareArgs,
-    metric: crate::mtm::Metric,
+    metric: Metric,
     all: &[EngineKind],
 ) -> Result<Vec<EngineKind>, Failure> {
     let goal = args.goal.read(args.size, args.convention)?;
@@ -631,12 +733,6 @@ pub(crate) fn goal_kinds(
         ));
     }
     super::GoalArgs::kinds(goal.as_ref(), metric, &args.selection.engines, all)
-}
-
-pub(crate) fn positions_of(args: &CompareArgs) -> Result<(Labelled, (usize, usize)), Failure> {
-    let mut left_out = LeftOut::default();
-    let positions = collect_positions(args, &mut left_out, &mut Vec::new())?;
-    Ok((positions, (left_out.bad, left_out.unsolvable)))
 }
 
 /// The positions to run, each with the label it is shown under (at most [`MAX_RANDOM`] random

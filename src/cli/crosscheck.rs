@@ -1,5 +1,7 @@
 //! `fifteen crosscheck`: seeded positions, every selected engine on each, and every answer
-//! checked (see [`crate::differential`]). Exit status 0 only when nothing disagrees.
+//! checked, in either metric (see [`crate::differential`], and [`crate::mtm::check`] for
+//! `--metric mtm`, whose engines [`super::mtm`] builds). Exit status 0 only when nothing
+//! disagrees.
 //!
 //! The last line is always `N positions, M engine runs, D disagreements`; before it, one line
 //! per position where something disagreed, naming the position and what each engine said.
@@ -9,6 +11,7 @@ use crate::board::Board;
 use crate::differential::{disagreements, EngineRun};
 use crate::engine::{Engine, EngineKind, SearchOptions};
 use crate::goal::Goal;
+use crate::mtm::Metric;
 use crate::position::{Convention, Position};
 use crate::random::PositionSource;
 use clap::{Args, ValueEnum};
@@ -93,29 +96,36 @@ pub fn run_to(
     if args.count == 0 {
         return Err(Failure::BadInput("--count must be at least 1".into()));
     }
+    // The MTM engines are built with their bound and pruning.
+    let config = match args.metric {
+        Metric::Stm => None,
+        Metric::Mtm => Some(mtm_config(args)?),
+    };
     let goal = args.goal.read(Some(args.size), Convention::Knuth)?;
     let kinds = super::GoalArgs::kinds(
         goal.as_ref(),
-        crate::mtm::Metric::Stm,
+        args.metric,
         &args.selection.engines,
         EngineKind::value_variants(),
     )?;
-    let engines: Vec<Box<dyn Engine>> = kinds
+    let engines = kinds
         .iter()
-        .map(|k| super::GoalArgs::engine(goal.as_ref(), k.engine()))
-        .collect();
+        .map(|&kind| {
+            let engine = match &config {
+                None => kind.engine(),
+                Some(config) => super::mtm::engine(kind, config)?,
+            };
+            Ok(super::GoalArgs::engine(goal.as_ref(), engine))
+        })
+        .collect::<Result<Vec<Box<dyn Engine>>, Failure>>()?;
     let engines: Vec<&dyn Engine> = engines.iter().map(|e| e.as_ref()).collect();
     let positions = positions(args, goal.as_ref());
-    // Tables are built toward the goal (see crate::goal).
-    let board = goal.as_ref().map_or(args.size, crate::goal::Goal::searched);
-    let manhattan = crate::heuristic::store::Choice::Manhattan;
-    let heuristic = args.heuristic.resolve(board, manhattan, false)?;
-    let options = SearchOptions {
-        memory_limit: Some(args.selection.memory),
-        prune: args.heuristic.machine(&heuristic, false)?,
-        heuristic,
-        threads: args.threads.count(),
-        ..SearchOptions::default()
+    let options = match config {
+        None => stm_options(args, goal.as_ref())?,
+        Some(_) => SearchOptions {
+            memory_limit: Some(args.selection.memory),
+            ..SearchOptions::default()
+        },
     };
     Ok(check_positions_with(
         positions,
@@ -123,9 +133,42 @@ pub fn run_to(
         &options,
         out,
         progress,
-        &STM,
+        judge(args.metric),
         goal.as_ref(),
     )?)
+}
+
+/// The MTM engines' configuration of `--heuristic`, `--tables` and `--prune`; what they
+/// cannot take (relabel off 4x4, several threads) refused.
+fn mtm_config(args: &CrosscheckArgs) -> Result<crate::mtm::Config, Failure> {
+    let config = super::mtm::config(
+        args.heuristic.heuristic.as_ref(),
+        args.heuristic.tables.as_deref(),
+        (args.heuristic.prune, false),
+    )?;
+    super::mtm::check_boards(&config, std::iter::once(args.size))?;
+    if args.threads.threads.is_some_and(|n| n > 1) {
+        return Err(Failure::BadInput(
+            "crosscheck runs the MTM engines on one thread: leave --threads out with --metric mtm"
+                .into(),
+        ));
+    }
+    Ok(config)
+}
+
+/// The STM engines' options: the heuristic (Manhattan by default; tables built toward the
+/// goal, see [`crate::goal`]), its pruning, and the threads.
+fn stm_options(args: &CrosscheckArgs, goal: Option<&Goal>) -> Result<SearchOptions, Failure> {
+    let board = goal.map_or(args.size, Goal::searched);
+    let manhattan = crate::heuristic::store::Choice::Manhattan;
+    let heuristic = args.heuristic.resolve(board, manhattan, false)?;
+    Ok(SearchOptions {
+        memory_limit: Some(args.selection.memory),
+        prune: args.heuristic.machine(&heuristic, false)?,
+        heuristic,
+        threads: args.threads.count(),
+        ..SearchOptions::default()
+    })
 }
 
 /// The seeded positions of a cross-check: uniformly random or random walks, from the standard
@@ -189,6 +232,20 @@ pub const STM: Judge = Judge {
     summary: stm_summary,
 };
 
+/// The multi-tile metric's judge ([`crate::mtm::check`]).
+pub const MTM: Judge = Judge {
+    disagreements: crate::mtm::check::disagreements,
+    summary: crate::mtm::check::summary,
+};
+
+/// The judge of `metric`'s answers.
+pub fn judge(metric: Metric) -> &'static Judge {
+    match metric {
+        Metric::Stm => &STM,
+        Metric::Mtm => &MTM,
+    }
+}
+
 fn stm_summary(_: &Position, run: &EngineRun) -> String {
     run.summary()
 }
@@ -220,7 +277,7 @@ fn toward(goal: &Goal, start: &Position, runs: &[EngineRun], judge: &Judge) -> V
     problems
 }
 
-/// [`check_positions`] with another judge (the multi-tile metric's), toward a goal.
+/// [`check_positions`] with a metric's judge, toward a goal.
 pub fn check_positions_with(
     positions: impl IntoIterator<Item = Position>,
     engines: &[&dyn Engine],

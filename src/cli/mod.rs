@@ -1,5 +1,10 @@
 //! The `fifteen` command line (clap): one file per subcommand.
 //!
+//! `solve` (one position, and `--file` in batch.rs), `crosscheck` and `compare` take either
+//! metric on one path: the metric is a value ([`crate::mtm::Metric`]) that decides the
+//! engines (plan.rs for `solve`; mtm.rs builds MTM's), the lower bound, and how a solution is
+//! counted and written (metric.rs, outcome.rs).
+//!
 //! Every failure becomes one line on stderr (or Knuth's "Sorry …" line on stdout) and an exit
 //! status: 0 solved, 1 no solution exists, 2 bad input or usage, 3 a search stopped by its
 //! `--max-nodes` or `--time-limit` before its end, 130 one stopped by Ctrl-C. Nothing here
@@ -13,8 +18,11 @@ pub mod kept;
 pub mod levels;
 pub mod live;
 pub mod manual;
+pub mod metric;
 pub mod moves;
 pub mod mtm;
+pub mod outcome;
+pub mod plan;
 pub mod scramble;
 pub mod shard;
 pub mod sliding;
@@ -589,7 +597,6 @@ pub fn main() -> ExitCode {
     let engine_given = engine_given(&matches);
     // In this process (not in the Python package's) Ctrl-C stops a search (live.rs).
     live::catch_interrupts();
-    use crate::mtm::Metric;
     let (command, engine_given) = match cli.command {
         Command::Solve(mut args) => match toward_off_corner(&mut args, engine_given) {
             Ok(engine_given) => (Command::Solve(args), engine_given),
@@ -598,16 +605,11 @@ pub fn main() -> ExitCode {
         command => (command, engine_given),
     };
     let result = match command {
-        Command::Solve(args) if args.metric == Metric::Mtm => match &args.file {
-            Some(file) => mtm::batch(&args, file, engine_given),
-            None => mtm::solve(&args, engine_given),
-        },
-        Command::Crosscheck(args) if args.metric == Metric::Mtm => mtm::crosscheck(&args),
-        Command::Compare(args) if args.metric == Metric::Mtm => mtm::compare(&args),
-        // `solve --file` is batch.rs's; it uses solve.rs, which knows nothing of it.
+        // `solve --file` is batch.rs's; it plans its searches as solve.rs does (plan.rs),
+        // which knows nothing of it. Each command takes either metric.
         Command::Solve(args) => match &args.file {
-            Some(file) => solve::check_flags(&args).and_then(|()| batch::run(&args, file)),
-            None => solve::run(&args),
+            Some(file) => batch::run(&args, file, engine_given),
+            None => solve::run(&args, engine_given),
         },
         Command::Crosscheck(args) => crosscheck::run(&args),
         Command::Compare(args) => compare::run(&args),

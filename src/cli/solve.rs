@@ -1,18 +1,22 @@
-//! `fifteen solve POSITION`: optimal solutions of one n-puzzle position, printed in the lines of
-//! Knuth's KORF0 (` ... no solution with H+S moves (T sec)` per failed bound, flushed as each
-//! bound finishes, then `Solution in H+S moves: PIECES (T sec)`), or as one JSON object.
+//! `fifteen solve POSITION`: optimal solutions of one n-puzzle position, in either metric,
+//! printed in the lines of Knuth's KORF0 (` ... no solution with H+S moves (T sec)` per failed
+//! bound, flushed as each bound finishes, then `Solution in H+S moves: PIECES (T sec)`; in MTM
+//! ` ... no solution with N moves` and `Solution in N moves (S in STM)`), or as one JSON
+//! object.
+//!
+//! One path for both metrics: the flags become a search ([`super::plan`]), the search's bound
+//! lines and outcome are written in the metric's words ([`super::metric`],
+//! [`super::outcome`]).
 
 use super::live::{BoundLines, Ticker};
+use super::outcome::{json_report, print_text};
+use super::plan::Solver;
 use super::Failure;
 use crate::board::Direction;
-use crate::engine::{
-    BoundStats, Cause, EngineError, EngineKind, SearchOptions, SearchOutcome, SearchStats, Stop,
-    Stopped,
-};
+use crate::engine::{BoundStats, Cause, EngineError, EngineKind, Stop, Stopped};
 use crate::goal::Goal;
 use crate::heuristic::store::{stronger_tables, Choice};
-use crate::heuristic::Heuristic;
-use crate::notation::{self, Written};
+use crate::mtm::Metric;
 use crate::position::{Convention, MoveNotation, Position};
 use clap::Args;
 use indicatif::ProgressBar;
@@ -197,33 +201,14 @@ pub fn search_failure(
     stopped.into()
 }
 
-/// Flags that mean nothing with the chosen engine are refused rather than ignored.
-pub fn check_flags(args: &SolveArgs) -> Result<(), Failure> {
-    if args.engine == EngineKind::Bfs && args.all {
-        return Err(Failure::BadInput(
-            "--all is for the IDA* engines, not with bfs (it finds one shortest solution)".into(),
-        ));
-    }
-    if args.engine == EngineKind::Bfs && args.heuristic.prune.is_some() {
-        return Err(Failure::BadInput(
-            "--prune is for the IDA* engines, not with bfs (it meets each position once)".into(),
-        ));
-    }
-    if args.engine != EngineKind::Bfs && args.memory.is_some() {
-        return Err(Failure::BadInput(format!(
-            "--memory bounds the bfs engine's table; the {} engine stores no positions (add --engine bfs, or leave --memory out)",
-            args.engine
-        )));
-    }
-    Ok(())
-}
-
 /// The start position of the command line: the arguments joined (`1 2 3 …` may come as
 /// separate words); several complete positions are named as such.
 fn parse_start(args: &SolveArgs) -> Result<Position, Failure> {
     let text = args.position.join(" ");
     Position::parse(&text, args.board.size, args.board.convention).map_err(|error| {
-        let whole = args.position.len() > 1
+        // (In MTM, as before the two metrics shared this path, without the hint.)
+        let whole = args.metric == Metric::Stm
+            && args.position.len() > 1
             && args
                 .position
                 .iter()
@@ -262,86 +247,59 @@ pub fn convention_hint(start: &Position, convention: Convention) -> Option<Strin
     })
 }
 
-/// Solves the one position of the command line (`--file` is [`super::batch`]'s, which uses the
-/// helpers of this file: the command line picks one of the two).
-pub fn run(args: &SolveArgs) -> Result<(), Failure> {
+/// Solves the one position of the command line (`--file` is [`super::batch`]'s, which plans
+/// its searches as this does: the command line picks one of the two); `engine_given`: whether
+/// `--engine` was on the command line.
+pub fn run(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
     let mut out = std::io::stdout();
     let report = super::Report {
         out: &mut out,
         live: true,
     };
-    run_to(args, report)
+    run_to(args, engine_given, report)
 }
 
 /// Solves the one position of `args`, its report (text or `--json`) written to `report.out`;
 /// with `report.live`, the bound lines and the progress line as the command line shows them.
-pub fn run_to(args: &SolveArgs, report: super::Report) -> Result<(), Failure> {
+pub fn run_to(args: &SolveArgs, engine_given: bool, report: super::Report) -> Result<(), Failure> {
     let super::Report { out, live } = report;
-    check_flags(args)?;
+    let solver = Solver::new(args, engine_given)?;
     let start = parse_start(args)?;
-    let options = SearchOptions {
-        all: args.all,
-        count_nodes: args.count_nodes(),
-        order: args.order,
-        memory_limit: args.memory,
-        heuristic: Heuristic::Manhattan,
-        prune: Default::default(),
-        threads: args.threads.count(),
-        split_after: crate::engine::SPLIT_AFTER,
-        live: None,
-        stop: None,
-    };
-    let goal = args.goal.read(Some(start.board()), args.board.convention)?;
+    let board = start.board();
+    solver.check_board(board).map_err(Failure::BadInput)?;
+    let goal = args.goal.read(Some(board), args.board.convention)?;
     if !reachable(&start, goal.as_ref()).map_err(Failure::BadInput)? {
-        if goal.is_none() {
-            if let Some(hint) = convention_hint(&start, args.board.convention) {
-                eprintln!("{hint}");
-            }
-        }
-        if args.json {
-            let report = serde_json::json!({
-                "position": start.notation(args.board.convention),
-                "solvable": false,
-            });
-            writeln!(out, "{report}")?;
-            return Err(Failure::NoSolution(String::new()));
-        }
-        return Err(Failure::NoSolution(
-            crate::engine::EngineError::Unsolvable.to_string(),
-        ));
+        return unsolvable(&start, args, goal.is_none(), out);
     }
-    // One position reads its tables a block at a time, as the search looks at them; they are
-    // built toward the goal (see crate::goal).
-    let board = goal.as_ref().map_or(start.board(), Goal::searched);
-    let heuristic = heuristic_for(args, board, true)?;
-    let mut options = SearchOptions {
-        prune: args.heuristic.machine(&heuristic, args.all)?,
-        heuristic,
-        ..options
-    };
-    let (ticker, progress_line) = match args.engine {
+    // One position reads its tables a block at a time, as the search looks at them.
+    // Tables are built toward the goal (see crate::goal).
+    let searched = goal.as_ref().map_or(board, Goal::searched);
+    let heuristic = solver.heuristic(args, searched, true)?;
+    let mut search = solver.search(args, board, heuristic, goal.as_ref())?;
+    let (ticker, progress_line) = match search.kind {
         EngineKind::Bfs => (None, None),
         _ if !live => (None, None),
         _ => Ticker::start().unzip(),
     };
-    options.live = progress_line;
-    let hint = live && args.heuristic.heuristic != Some(Choice::Manhattan);
-    if args.engine != EngineKind::Bfs && hint {
+    search.options.live = progress_line;
+    // The stronger STM tables, if the search takes long (the MTM bound has none).
+    let hint =
+        live && args.metric == Metric::Stm && args.heuristic.heuristic != Some(Choice::Manhattan);
+    if search.kind != EngineKind::Bfs && hint {
         hint_after(
             std::time::Duration::from_secs(10),
             stronger_tables(
-                start.board(),
-                &options.heuristic.name(),
+                board,
+                &search.options.heuristic.name(),
                 args.heuristic.tables.as_deref(),
             ),
             ticker.as_ref().map(Ticker::bar),
         );
     }
-    let engine = super::GoalArgs::engine(goal.as_ref(), args.engine.engine());
     let mut lines = BoundLines::new(args.json, ticker);
     // Ctrl-C stops the search too.
-    options.stop = args.stop();
-    let _interruptible = options.stop.as_ref().map(super::live::interruptible);
+    search.options.stop = args.stop();
+    let _interruptible = search.options.stop.as_ref().map(super::live::interruptible);
     // Bound lines printed: a search that starts again prints only the bounds after them.
     let mut printed = 0;
     let mut checked_whole = false;
@@ -353,18 +311,18 @@ pub fn run_to(args: &SolveArgs, report: super::Report) -> Result<(), Failure> {
             bounds += 1;
             if bound.solutions == 0 && bounds > printed && live {
                 printed = bounds;
-                lines.print(&bound_line(bound));
+                lines.print(&args.metric.bound_line(bound));
             }
             if bounds > finished.len() {
-                finished.push(bound_json(bound));
+                finished.push(args.metric.bound_json(bound));
             }
         };
-        match engine.solve(&start, &options, &mut progress) {
+        match search.engine.solve(&start, &search.options, &mut progress) {
             // A table block failed its checksum: check the tables whole (the damaged one is
             // named and rebuilt) and search again; the bounds already printed stand, since
             // they were reported before any damaged block was read.
             Err(EngineError::DamagedTable(_)) if !checked_whole => {
-                options.heuristic = heuristic_for(args, board, false)?;
+                search.options.heuristic = solver.heuristic(args, searched, false)?;
                 checked_whole = true;
             }
             result => break result,
@@ -374,19 +332,47 @@ pub fn run_to(args: &SolveArgs, report: super::Report) -> Result<(), Failure> {
         Ok(outcome) => outcome,
         Err(error) => {
             let report = |stopped: &Stopped| {
-                stopped_report(&start, args.board.convention, stopped, finished.clone())
+                let convention = args.board.convention;
+                let mut report = stopped_report(&start, convention, stopped, finished.clone());
+                args.metric.tag(&mut report);
+                report
             };
             return Err(search_failure(error, lines, (out, args.json), &report));
         }
     };
     lines.finish()?;
     if args.json {
-        let report = json_report(&start, args, &options.heuristic, &outcome);
+        let report = json_report(&start, (args, &solver), &search, &outcome);
         writeln!(out, "{report}")?;
     } else {
-        print_text(out, &start, args, &options.heuristic, &outcome)?;
+        print_text(out, &start, (args, &solver), &search, &outcome)?;
     }
     Ok(())
+}
+
+/// Says that `start` has no solution (and, on stderr, when it would have one in the other
+/// convention toward the `standard` goal): its JSON object with `--json`, else the line.
+fn unsolvable(
+    start: &Position,
+    args: &SolveArgs,
+    standard: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    if standard {
+        if let Some(hint) = convention_hint(start, args.board.convention) {
+            eprintln!("{hint}");
+        }
+    }
+    if args.json {
+        let mut report = serde_json::json!({
+            "position": start.notation(args.board.convention),
+            "solvable": false,
+        });
+        args.metric.tag(&mut report);
+        writeln!(out, "{report}")?;
+        return Err(Failure::NoSolution(String::new()));
+    }
+    Err(Failure::NoSolution(EngineError::Unsolvable.to_string()))
 }
 
 /// Whether `start` can reach the goal (`--goal`'s, or the convention's); a start on another
@@ -424,182 +410,4 @@ fn hint_after(wait: std::time::Duration, hint: Option<String>, line: Option<Prog
         });
         drop(spawned); // without the thread, no hint
     }
-}
-
-/// The heuristic of `args` for `board` (none for bfs, which refuses one), its tables read
-/// `lazy`ly or whole (see [`super::HeuristicArgs::resolve`]).
-pub fn heuristic_for(
-    args: &SolveArgs,
-    board: crate::board::Board,
-    lazy: bool,
-) -> Result<Heuristic, Failure> {
-    if args.engine == EngineKind::Bfs {
-        if args.heuristic.heuristic.is_some() {
-            return Err(Failure::BadInput(
-                "--heuristic is for the IDA* engines; bfs needs no lower bound".into(),
-            ));
-        }
-        return Ok(Heuristic::Manhattan);
-    }
-    args.heuristic.resolve(board, Choice::Default, lazy)
-}
-
-/// KORF0's line for a bound without solution.
-pub fn bound_line(bound: &BoundStats) -> String {
-    format!(
-        " ... no solution with {}+{} moves ({:.2} sec)",
-        bound.happy, bound.sad, bound.seconds
-    )
-}
-
-/// The blank's directions of a path (tiles pushed), a letter a step.
-fn blank_moves(start: &Position, tiles: &[u8], convention: Convention) -> String {
-    let steps = notation::steps_of(start, tiles);
-    notation::write(start, &steps, Written::Blank, convention)
-}
-
-/// One solution in the chosen move notation: `Solution in H+S moves: MOVES` + `time`, or that
-/// head and the board after each move.
-pub fn solution_text(
-    start: &Position,
-    args: &SolveArgs,
-    solution: &crate::engine::Solution,
-    time: &str,
-) -> String {
-    let head = format!("Solution in {}+{} moves", solution.happy, solution.sad);
-    match args.moves {
-        MoveNotation::Tiles => {
-            let moves = start.moves_notation(&solution.moves, args.board.convention);
-            format!("{head}: {moves}{time}\n")
-        }
-        MoveNotation::Blank => {
-            let moves = blank_moves(start, &solution.moves, args.board.convention);
-            format!("{head} (blank): {moves}{time}\n")
-        }
-        MoveNotation::Board => format!(
-            "{head}{time}:\n{}{}",
-            start.picture(args.board.convention),
-            start.board_moves(&solution.moves, args.board.convention)
-        ),
-    }
-}
-
-/// One line (or picture) per solution, `text` given its time text (the last bound's seconds,
-/// none with `all`), then with `all` the count of optimal solutions.
-pub fn print_solutions(
-    out: &mut dyn Write,
-    outcome: &SearchOutcome,
-    all: bool,
-    text: &dyn Fn(&crate::engine::Solution, &str) -> String,
-) -> std::io::Result<()> {
-    let last_seconds = outcome.stats.bounds.last().map_or(0.0, |b| b.seconds);
-    for solution in &outcome.solutions {
-        let time = if all {
-            String::new()
-        } else {
-            format!(" ({last_seconds:.2} sec)")
-        };
-        write!(out, "{}", text(solution, &time))?;
-    }
-    if all {
-        let count = outcome.solutions.len();
-        let plural = if count == 1 { "" } else { "s" };
-        writeln!(
-            out,
-            "{count} optimal solution{plural} ({last_seconds:.2} sec)"
-        )?;
-    }
-    Ok(())
-}
-
-/// The solution lines in the chosen move notation, the `--all` count, and `--stats`.
-pub fn print_text(
-    out: &mut dyn Write,
-    start: &Position,
-    args: &SolveArgs,
-    heuristic: &Heuristic,
-    outcome: &SearchOutcome,
-) -> std::io::Result<()> {
-    print_solutions(out, outcome, args.all, &|solution, time| {
-        solution_text(start, args, solution, time)
-    })?;
-    if args.stats {
-        if let Some(first) = outcome.solutions.first() {
-            writeln!(
-                out,
-                "{} moves in all ({} happy, {} sad)",
-                first.len(),
-                first.happy,
-                first.sad
-            )?;
-        }
-        if args.engine != EngineKind::Bfs {
-            let (searched, _) = searched(args, start);
-            writeln!(
-                out,
-                "Heuristic {} estimates {} moves (Manhattan {})",
-                heuristic.name(),
-                heuristic.estimate(&searched),
-                searched.manhattan()
-            )?;
-        }
-        nodes_line(out, &outcome.stats)?;
-    }
-    Ok(())
-}
-
-/// `--stats`' last line: the nodes generated, the time and the rate.
-pub fn nodes_line(out: &mut dyn Write, stats: &SearchStats) -> std::io::Result<()> {
-    let seconds = stats.seconds;
-    match stats.nodes {
-        Some(nodes) => writeln!(
-            out,
-            "{nodes} nodes generated in {seconds:.2} sec ({:.2} M nodes/sec)",
-            nodes as f64 / seconds.max(1e-9) / 1e6
-        ),
-        None => writeln!(out, "(nodes not counted) {seconds:.2} sec"),
-    }
-}
-
-/// One bound of `--json`'s `bounds`.
-pub fn bound_json(b: &BoundStats) -> serde_json::Value {
-    serde_json::json!({
-        "happy": b.happy, "sad": b.sad, "nodes": b.nodes, "seconds": b.seconds,
-        "completed": b.completed, "solutions": b.solutions,
-    })
-}
-
-pub fn json_report(
-    start: &Position,
-    args: &SolveArgs,
-    heuristic: &Heuristic,
-    outcome: &SearchOutcome,
-) -> serde_json::Value {
-    let first = outcome.solutions.first();
-    let moves = |s: &crate::engine::Solution| start.moves_notation(&s.moves, args.board.convention);
-    let bounds: Vec<serde_json::Value> = outcome.stats.bounds.iter().map(bound_json).collect();
-    let (searched, goal) = searched(args, start);
-    let mut report = serde_json::json!({
-        "position": start.notation(args.board.convention),
-        "goal": goal.map(|g| g.position().notation(args.board.convention)),
-        "board": start.board().to_string(),
-        "convention": args.board.convention,
-        "engine": args.engine.name(),
-        "solvable": true,
-        "manhattan": searched.manhattan(),
-        "heuristic": (args.engine != EngineKind::Bfs).then(|| heuristic.name()),
-        "estimate": (args.engine != EngineKind::Bfs).then(|| heuristic.estimate(&searched)),
-        "length": first.map(|s| s.len()),
-        "happy": first.map(|s| s.happy),
-        "sad": first.map(|s| s.sad),
-        "moves": first.map(moves),
-        "blank_moves": first.map(|s| blank_moves(start, &s.moves, args.board.convention)),
-        "nodes": outcome.stats.nodes,
-        "seconds": outcome.stats.seconds,
-        "bounds": bounds,
-    });
-    if args.all {
-        report["solutions"] = outcome.solutions.iter().map(moves).collect();
-    }
-    report
 }
