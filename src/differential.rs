@@ -81,31 +81,39 @@ pub fn answers(runs: &[EngineRun]) -> (Vec<(&EngineRun, &SearchOutcome)>, Vec<St
     (answered, problems)
 }
 
+/// What is wrong with one answer to `start` alone, in either metric: no solution, or a
+/// solution whose moves do not replay to the goal or whose happy+sad split is not its moves'.
+pub fn unsound(start: &Position, run: &EngineRun, outcome: &SearchOutcome) -> Vec<String> {
+    let mut problems = Vec::new();
+    if outcome.solutions.is_empty() {
+        problems.push(format!("{} found no solution", run.engine));
+    }
+    let manhattan = start.manhattan();
+    for solution in &outcome.solutions {
+        let moves = start.moves_notation(&solution.moves, Convention::Knuth);
+        if !solution.solves(start) {
+            problems.push(format!(
+                "{}: moves {moves} do not replay to the goal",
+                run.engine
+            ));
+        } else if crate::engine::Solution::from_moves(start, solution.moves.clone()).as_ref()
+            != Some(solution)
+            || (solution.happy as usize).checked_sub(solution.sad as usize) != Some(manhattan)
+        {
+            problems.push(format!(
+                "{}: {}+{} is not the happy+sad split of {moves}",
+                run.engine, solution.happy, solution.sad
+            ));
+        }
+    }
+    problems
+}
+
 /// Everything wrong with a set of answers to `start`; empty when they all agree.
 pub fn disagreements(start: &Position, runs: &[EngineRun]) -> Vec<String> {
     let (answered, mut problems) = answers(runs);
-    let manhattan = start.manhattan();
     for (run, outcome) in &answered {
-        if outcome.solutions.is_empty() {
-            problems.push(format!("{} found no solution", run.engine));
-        }
-        for solution in &outcome.solutions {
-            let moves = start.moves_notation(&solution.moves, Convention::Knuth);
-            if !solution.solves(start) {
-                problems.push(format!(
-                    "{}: moves {moves} do not replay to the goal",
-                    run.engine
-                ));
-            } else if crate::engine::Solution::from_moves(start, solution.moves.clone()).as_ref()
-                != Some(solution)
-                || (solution.happy as usize).checked_sub(solution.sad as usize) != Some(manhattan)
-            {
-                problems.push(format!(
-                    "{}: {}+{} is not the happy+sad split of {moves}",
-                    run.engine, solution.happy, solution.sad
-                ));
-            }
-        }
+        problems.extend(unsound(start, run, outcome));
     }
     let lengths: Vec<String> = answered
         .iter()

@@ -10,22 +10,29 @@
 use fifteen::engine::automaton::Automaton;
 use fifteen::engine::reference::ReferenceIda;
 use fifteen::random::PositionSource;
-use fifteen::{Board, Convention, Direction, Engine, EngineError, Position, SearchOptions};
+use fifteen::{
+    Board, Convention, Direction, Engine, EngineError, Position, SearchOptions, SearchOutcome,
+};
 use std::collections::{HashMap, VecDeque};
 
 fn counting() -> SearchOptions {
     SearchOptions::default()
 }
 
-/// Solves with both engines and checks that they agree; returns the optimal length.
-fn agree(start: &Position) -> usize {
-    let options = counting();
+/// The outcomes of the automaton (fast) and the reference engine (slow) on `start`.
+fn both(start: &Position, options: &SearchOptions) -> (SearchOutcome, SearchOutcome) {
     let fast = Automaton
-        .solve(start, &options, &mut |_| {})
+        .solve(start, options, &mut |_| {})
         .expect("automaton solves");
     let slow = ReferenceIda
-        .solve(start, &options, &mut |_| {})
+        .solve(start, options, &mut |_| {})
         .expect("reference solves");
+    (fast, slow)
+}
+
+/// Solves with both engines and checks that they agree; returns the optimal length.
+fn agree(start: &Position) -> usize {
+    let (fast, slow) = both(start, &counting());
     let length = fast.length().expect("a solution");
     assert_eq!(Some(length), slow.length(), "length of {start:?}");
     assert!(fast.solutions[0].solves(start), "{start:?}");
@@ -194,13 +201,8 @@ fn all_solutions_agree_with_the_reference() {
     let board = Board::fifteen();
     starts.extend((0..10).map(|_| source.random_walk(board, 30)));
     for (index, start) in starts.iter().enumerate() {
-        let fast = Automaton
-            .solve(start, &options, &mut |_| {})
-            .expect("solves");
-        let slow = ReferenceIda
-            .solve(start, &options, &mut |_| {})
-            .expect("solves");
-        let sorted = |outcome: &fifteen::SearchOutcome| {
+        let (fast, slow) = both(start, &options);
+        let sorted = |outcome: &SearchOutcome| {
             let mut moves: Vec<Vec<u8>> =
                 outcome.solutions.iter().map(|s| s.moves.clone()).collect();
             moves.sort();
@@ -212,7 +214,7 @@ fn all_solutions_agree_with_the_reference() {
             assert_eq!(fast.solutions.len(), 40);
         }
         // With --all every bound is complete, the last one included.
-        let counts = |o: &fifteen::SearchOutcome| -> Vec<Option<u64>> {
+        let counts = |o: &SearchOutcome| -> Vec<Option<u64>> {
             o.stats.bounds.iter().map(|b| b.nodes).collect()
         };
         assert_eq!(counts(&fast), counts(&slow), "{start:?}");

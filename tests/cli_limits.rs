@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{command, run};
+use common::{assert_lines_start, command, run};
 use std::process::Stdio;
 
 /// Korf's first instance with Manhattan distance: 9 bounds, 203,514,570 nodes.
@@ -42,6 +42,15 @@ fn stop_line(stderr: &str) -> (String, String, Option<u64>, f64) {
         .parse()
         .expect(line);
     (cause.to_string(), bound.to_string(), nodes, seconds)
+}
+
+/// Runs `fifteen ARGS`, which a limit must stop (status 3) before any solution: its stdout and
+/// the parts of its stop line (see [`stop_line`]).
+fn stopped(args: &[&str]) -> (String, (String, String, Option<u64>, f64)) {
+    let (status, out, err) = run(args);
+    assert_eq!(status, 3, "{args:?}: {err}");
+    assert!(!out.contains("Solution"), "{args:?}: {out}");
+    (out, stop_line(&err))
 }
 
 /// Sends `child` SIGINT, as Ctrl-C does, and returns its stderr once it has ended, with status
@@ -115,9 +124,7 @@ fn max_nodes_stops_every_engine_in_the_bound_that_reaches_them() {
         ];
         args.extend(engine);
         args.push(KORF1);
-        let (status, out, err) = run(&args);
-        assert_eq!(status, 3, "{engine:?}: {err}");
-        let (cause, stopped_in, nodes, _) = stop_line(&err);
+        let (out, (cause, stopped_in, nodes, _)) = stopped(&args);
         assert_eq!(cause, "--max-nodes 1000000", "{engine:?}");
         assert_eq!(stopped_in, bound, "{engine:?}");
         // At least the budget, and less than the bounds up to the one it stopped in.
@@ -146,8 +153,8 @@ fn max_nodes_stops_every_engine_in_the_bound_that_reaches_them() {
             engine,
             KORF1,
         ];
-        let (_, _, err) = run(&args);
-        stop_line(&err).2.expect("counted")
+        let (_, (_, _, nodes, _)) = stopped(&args);
+        nodes.expect("counted")
     };
     assert_eq!(once("automaton"), once("automaton"));
     assert!(once("ida") < max + 65_536);
@@ -173,9 +180,7 @@ fn max_nodes_stops_both_mtm_engines() {
         let mut all = vec!["solve", "--max-nodes", &max_text];
         all.extend(engine);
         all.extend(args);
-        let (status, out, err) = run(&all);
-        assert_eq!(status, 3, "{engine:?}: {err}");
-        let (cause, stopped_in, nodes, _) = stop_line(&err);
+        let (_, (cause, stopped_in, nodes, _)) = stopped(&all);
         assert_eq!(cause, format!("--max-nodes {max}"));
         assert_eq!(stopped_in, bound, "{engine:?}");
         let nodes = nodes.expect("counted");
@@ -184,7 +189,6 @@ fn max_nodes_stops_both_mtm_engines() {
             "{engine:?}: {nodes} of {total}"
         );
         assert!(nodes >= before);
-        assert!(!out.contains("Solution"), "{out}");
     }
 }
 
@@ -200,14 +204,11 @@ fn a_time_limit_stops_a_long_search_on_every_engine() {
         let mut args = vec!["solve", "--time-limit", "1s"];
         args.extend(engine.split_whitespace());
         args.push(LONG);
-        let (status, out, err) = run(&args);
-        assert_eq!(status, 3, "{engine:?}: {err}");
-        let (cause, _, nodes, seconds) = stop_line(&err);
+        let (_, (cause, _, nodes, seconds)) = stopped(&args);
         assert_eq!(cause, "--time-limit 1s");
         // Limits count the nodes even where the plain search does not.
         assert!(nodes.is_some_and(|n| n > 0), "{engine:?}");
         assert!(seconds >= 1.0, "{engine:?}: {seconds}");
-        assert!(!out.contains("Solution"), "{out}");
     }
 }
 
@@ -260,25 +261,14 @@ fn with_a_file_each_position_has_its_limit() {
     ];
     let (status, out, err) = run(&[&args[..], &["--file", file]].concat());
     assert_eq!(status, 3, "{err}");
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 4, "{out}");
-    assert!(
-        lines[0].starts_with("867254301: Solution in 26+5 moves: "),
-        "{out}"
-    );
-    assert!(
-        lines[1].starts_with(&format!(
-            "{KORF1}: stopped by --max-nodes 100000 in bound 45+4, unfinished: "
-        )),
-        "{out}"
-    );
-    assert!(
-        lines[2].starts_with("123456078: Solution in 2+0 moves: "),
-        "{out}"
-    );
-    assert!(
-        lines[3].starts_with("2 positions solved, 1 stopped, "),
-        "{out}"
+    assert_lines_start(
+        &out,
+        &[
+            "867254301: Solution in 26+5 moves: ",
+            &format!("{KORF1}: stopped by --max-nodes 100000 in bound 45+4, unfinished: "),
+            "123456078: Solution in 2+0 moves: ",
+            "2 positions solved, 1 stopped, ",
+        ],
     );
     assert_eq!(
         err.trim(),
@@ -311,9 +301,8 @@ fn the_bfs_engines_stop_at_a_limit_and_at_ctrl_c() {
             "200000",
             KORF1,
         ];
-        let (status, out, err) = run(&args);
-        assert_eq!((status, out.as_str()), (3, ""), "{args:?}: {err}");
-        let (cause, bound, nodes, _) = stop_line(&err);
+        let (out, (cause, bound, nodes, _)) = stopped(&args);
+        assert_eq!(out, "", "{args:?}");
         assert_eq!(cause, "--max-nodes 200000");
         let bound: u32 = bound.parse().expect("a distance");
         // Korf #1 is 57 moves away (fewer in MTM): 200,000 configurations are found long
@@ -322,9 +311,8 @@ fn the_bfs_engines_stop_at_a_limit_and_at_ctrl_c() {
         let nodes = nodes.expect("counted");
         assert!((200_000..200_000 + (1 << 16)).contains(&nodes), "{nodes}");
     }
-    let (status, _, err) = run(&["solve", "--engine", "bfs", "--time-limit", "1s", KORF1]);
-    assert_eq!(status, 3, "{err}");
-    let (cause, _, _, seconds) = stop_line(&err);
+    let (_, (cause, _, _, seconds)) =
+        stopped(&["solve", "--engine", "bfs", "--time-limit", "1s", KORF1]);
     assert_eq!(cause, "--time-limit 1s");
     assert!(seconds >= 1.0, "{seconds}");
     let child = command()

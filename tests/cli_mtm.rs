@@ -3,7 +3,7 @@
 //! the cross-check and comparison agree, and what cannot be done is one line and status 2.
 
 mod common;
-use common::run;
+use common::{assert_lines_start, numbered_lines, run};
 use fifteen::mtm::bfs::distances;
 use fifteen::notation::{mtm_length, read, Mover};
 use fifteen::{Board, Convention, Position};
@@ -96,14 +96,7 @@ fn json_stats_and_pictures_agree() {
 
     let (status, out, _) = run(&["solve", "--metric", "mtm", "--moves", "board", START]);
     assert_eq!(status, 0);
-    let numbered = out
-        .lines()
-        .filter(|l| {
-            l.split_once(". ")
-                .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
-        })
-        .count();
-    assert_eq!(numbered, d, "{out}");
+    assert_eq!(numbered_lines(&out).len(), d, "{out}");
     assert!(out.trim_end().ends_with("1 2 3\n4 5 6\n7 8 ."), "{out}");
 }
 
@@ -123,11 +116,14 @@ fn both_engines_and_a_batch() {
     let (status, out, err) = run(&["solve", "--metric", "mtm", "--file", path]);
     assert_eq!(status, 2, "the bad line");
     assert!(err.contains("line 4"), "{err}");
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
-    assert!(lines[0].starts_with(&format!("{START}: Solution in {d} moves")));
-    assert!(lines[1].starts_with("123456780: Solution in 0 moves"));
-    assert!(lines[2].starts_with("2 positions solved"));
+    assert_lines_start(
+        &out,
+        &[
+            &format!("{START}: Solution in {d} moves"),
+            "123456780: Solution in 0 moves",
+            "2 positions solved",
+        ],
+    );
 }
 
 #[test]

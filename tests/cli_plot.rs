@@ -21,6 +21,17 @@ fn chart_path(name: &str) -> std::path::PathBuf {
     path
 }
 
+/// Runs `fifteen BEFORE --plot PATH AFTER` for a fresh chart `name`, which must succeed: its
+/// stdout and the chart's text.
+fn plotted(name: &str, before: &[&str], after: &[&str]) -> (String, String) {
+    let path = chart_path(name);
+    let path = path.to_str().expect("UTF-8 path");
+    let (status, stdout, stderr) = run(&[before, &["--plot", path], after].concat());
+    assert_eq!(status, 0, "{stderr}");
+    let text = std::fs::read_to_string(path).expect("the chart was written");
+    (stdout, text)
+}
+
 /// The elements of `document` whose `class` is `class`.
 fn of_class<'a>(
     document: &'a roxmltree::Document<'a>,
@@ -81,30 +92,29 @@ fn table_rows(stdout: &str) -> BTreeMap<(String, String), (String, String)> {
 
 #[test]
 fn compare_draws_one_mark_per_instance_and_engine_with_the_tables_figures() {
-    let path = chart_path("compare.svg");
-    let (status, stdout, stderr) = run(&[
-        "compare",
-        "--size",
-        "3x3",
-        "--random",
-        "6",
-        "--engines",
-        "automaton,ida,bfs",
-        "--heuristic",
-        "manhattan,8",
-        "--repeat",
-        "1",
-        "--plot",
-        path.to_str().expect("UTF-8 path"),
-    ]);
-    assert_eq!(status, 0, "{stderr}");
+    let (stdout, text) = plotted(
+        "compare.svg",
+        &[
+            "compare",
+            "--size",
+            "3x3",
+            "--random",
+            "6",
+            "--engines",
+            "automaton,ida,bfs",
+            "--heuristic",
+            "manhattan,8",
+            "--repeat",
+            "1",
+        ],
+        &[],
+    );
     let table = table_rows(&stdout);
     let engines: BTreeSet<&String> = table.keys().map(|(_, e)| e).collect();
     let positions: BTreeSet<&String> = table.keys().map(|(p, _)| p).collect();
     assert_eq!(engines.len(), 5, "{stdout}");
     assert_eq!(positions.len(), 6, "{stdout}");
 
-    let text = std::fs::read_to_string(&path).expect("the chart was written");
     let document = roxmltree::Document::parse(&text).expect("the chart is XML");
     assert!(document.root_element().has_tag_name("svg"));
 
@@ -199,24 +209,17 @@ fn printed_levels(stdout: &str) -> Vec<u64> {
 
 #[test]
 fn levels_draw_one_bar_per_distance_with_its_count() {
-    let path = chart_path("seven.svg");
     let plain = run(&["sliding", "--style", "0", "--levels", SEVEN]);
-    let (status, stdout, stderr) = run(&[
-        "sliding",
-        "--style",
-        "0",
-        "--levels",
-        "--plot",
-        path.to_str().expect("UTF-8 path"),
-        SEVEN,
-    ]);
-    assert_eq!(status, 0, "{stderr}");
+    let (stdout, text) = plotted(
+        "seven.svg",
+        &["sliding", "--style", "0", "--levels"],
+        &[SEVEN],
+    );
     assert_eq!(stdout, plain.1, "--plot changes nothing on standard output");
     let levels = printed_levels(&stdout);
     assert_eq!(levels.len(), 37);
     assert_eq!(levels.iter().sum::<u64>(), 20_160);
 
-    let text = std::fs::read_to_string(&path).expect("the chart was written");
     let document = roxmltree::Document::parse(&text).expect("the chart is XML");
     for panel in ["linear", "log"] {
         let bars: Vec<(usize, u64, String)> = of_class(&document, "bar")
@@ -262,20 +265,12 @@ fn levels_draw_one_bar_per_distance_with_its_count() {
 
 #[test]
 fn levels_of_a_search_stopped_at_its_solution_say_so() {
-    let path = chart_path("silly.svg");
-    let (status, stdout, stderr) = run(&[
-        "sliding",
-        "--style",
-        "2",
-        "--levels",
-        "--quiet",
-        "--plot",
-        path.to_str().expect("UTF-8 path"),
-        "tests/data/sliding/silly.txt",
-    ]);
-    assert_eq!(status, 0, "{stderr}");
+    let (stdout, text) = plotted(
+        "silly.svg",
+        &["sliding", "--style", "2", "--levels", "--quiet"],
+        &["tests/data/sliding/silly.txt"],
+    );
     let levels = printed_levels(&stdout);
-    let text = std::fs::read_to_string(&path).expect("the chart was written");
     let document = roxmltree::Document::parse(&text).expect("the chart is XML");
     let bars = of_class(&document, "bar");
     assert_eq!(bars.len(), 2 * levels.len());
@@ -310,7 +305,19 @@ fn bad_paths() -> Vec<(String, &'static str)> {
 #[test]
 fn a_plot_that_cannot_be_written_is_one_line_and_status_2_after_the_table() {
     for (path, reason) in bad_paths() {
-        let (status, stdout, stderr) = run(&[
+        // Runs ARGS, whose chart cannot be written: status 2 and one line on stderr naming
+        // the path. Its stdout and stderr.
+        let unwritten = |args: &[&str]| {
+            let (status, stdout, stderr) = run(args);
+            assert_eq!(status, 2, "{stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.starts_with(&format!("cannot write the plot {path}: ")),
+                "{stderr}"
+            );
+            (stdout, stderr)
+        };
+        let (stdout, stderr) = unwritten(&[
             "compare",
             "--engines",
             "automaton",
@@ -320,27 +327,15 @@ fn a_plot_that_cannot_be_written_is_one_line_and_status_2_after_the_table() {
             &path,
             "123456708",
         ]);
-        assert_eq!(status, 2, "{stderr}");
         assert!(stdout.starts_with("position"), "{stdout}");
         assert!(stdout.contains("123456708"), "{stdout}");
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(
-            stderr.starts_with(&format!("cannot write the plot {path}: ")),
-            "{stderr}"
-        );
         assert!(stderr.contains(reason), "{stderr}");
 
         let plain = run(&["sliding", "--style", "0", "--levels", SEVEN]);
-        let (status, stdout, stderr) = run(&[
+        let (stdout, _) = unwritten(&[
             "sliding", "--style", "0", "--levels", "--plot", &path, SEVEN,
         ]);
-        assert_eq!(status, 2, "{stderr}");
         assert_eq!(stdout, plain.1, "the whole text is out");
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(
-            stderr.starts_with(&format!("cannot write the plot {path}: ")),
-            "{stderr}"
-        );
     }
     // No temporary file is left behind, beside the directory or in it.
     for dir in [scratch().to_path_buf(), scratch().join("plots-bad")] {

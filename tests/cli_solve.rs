@@ -7,16 +7,22 @@ mod common;
 use common::*;
 use predicates::prelude::*;
 
+/// Korf's instance 9 in Knuth's notation.
+const KORF9: &str = "01f69a43e8cb572d";
+
+/// Runs `fifteen solve --engine ida --heuristic manhattan ARGS` (Knuth's search, with his
+/// bound), returning (status, stdout, stderr).
+fn knuths_search(args: &[&str]) -> (i32, String, String) {
+    run(&[
+        &["solve", "--engine", "ida", "--heuristic", "manhattan"][..],
+        args,
+    ]
+    .concat())
+}
+
 #[test]
 fn solves_with_knuths_lines() {
-    let (status, stdout, _) = run(&[
-        "solve",
-        "--engine",
-        "ida",
-        "--heuristic",
-        "manhattan",
-        "01f69a43e8cb572d",
-    ]);
+    let (status, stdout, _) = knuths_search(&[KORF9]);
     assert_eq!(status, 0);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 8);
@@ -31,25 +37,9 @@ fn solves_with_knuths_lines() {
 fn korf_convention_reads_and_writes_korfs_numbers() {
     // Korf's instance 9 in his own notation; the moves come back in his numbering too.
     let korf = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
-    let (status, stdout, _) = run(&[
-        "solve",
-        "--engine",
-        "ida",
-        "--heuristic",
-        "manhattan",
-        "--convention",
-        "korf",
-        korf,
-    ]);
+    let (status, stdout, _) = knuths_search(&["--convention", "korf", korf]);
     assert_eq!(status, 0);
-    let (_, knuth, _) = run(&[
-        "solve",
-        "--engine",
-        "ida",
-        "--heuristic",
-        "manhattan",
-        "01f69a43e8cb572d",
-    ]);
+    let (_, knuth, _) = knuths_search(&[KORF9]);
     let moves = |text: &str| -> String {
         let last = text.lines().last().unwrap_or_default();
         last.split(": ")
@@ -88,17 +78,7 @@ fn all_prints_every_optimal_solution() {
 
 #[test]
 fn stats_report_nodes() {
-    let (status, stdout, _) = run(&[
-        "solve",
-        "--engine",
-        "ida",
-        "--order",
-        "SEWN",
-        "--heuristic",
-        "manhattan",
-        "--stats",
-        "01f69a43e8cb572d",
-    ]);
+    let (status, stdout, _) = knuths_search(&["--order", "SEWN", "--stats", KORF9]);
     assert_eq!(status, 0);
     assert!(stdout.contains("1650696 nodes generated in "), "{stdout}");
     assert!(stdout.contains(" M nodes/sec)"));
@@ -106,20 +86,10 @@ fn stats_report_nodes() {
 
 #[test]
 fn json_is_one_object() {
-    let (status, stdout, _) = run(&[
-        "solve",
-        "--engine",
-        "ida",
-        "--json",
-        "--order",
-        "sewn",
-        "--heuristic",
-        "manhattan",
-        "01f69a43e8cb572d",
-    ]);
+    let (status, stdout, _) = knuths_search(&["--json", "--order", "sewn", KORF9]);
     assert_eq!(status, 0);
     let value: serde_json::Value = serde_json::from_str(stdout.trim()).expect("valid JSON");
-    assert_eq!(value["position"], "01f69a43e8cb572d");
+    assert_eq!(value["position"], KORF9);
     assert_eq!(value["engine"], "ida");
     assert_eq!(value["length"], 46);
     assert_eq!(value["happy"], 39);
@@ -225,20 +195,17 @@ fn bad_inputs_get_knuths_messages() {
 #[test]
 fn a_position_of_one_tile_is_counted_in_the_singular() {
     // It said "has 1 tiles".
-    let (status, _, stderr) = run(&["solve", "--size", "3x3", "1"]);
-    assert_eq!(status, 2);
+    let stderr = refused(&["solve", "--size", "3x3", "1"]);
     assert_eq!(
         stderr.trim_end(),
         "The start position has 1 tile, but a 3x3 board needs 9: 0 (the blank), 2, 3 and 5 more are missing!"
     );
-    let (status, _, stderr) = run(&["solve", "0"]);
-    assert_eq!(status, 2);
+    let stderr = refused(&["solve", "0"]);
     assert!(
         stderr.starts_with("The start position has 1 tile, and no board has that many cells"),
         "{stderr}"
     );
-    let (status, _, stderr) = run(&["apply", "--size", "6x6", "7,", "U"]);
-    assert_eq!(status, 2);
+    let stderr = refused(&["apply", "--size", "6x6", "7,", "U"]);
     assert!(
         stderr.contains("has 1 tile, but a 6x6 board needs 36"),
         "{stderr}"
@@ -249,16 +216,14 @@ fn a_position_of_one_tile_is_counted_in_the_singular() {
 fn wrong_length_on_an_explicit_board() {
     // Every tile of a 3x3 board, then one more: too many tiles is the fault to name, not the
     // repeat Knuth's order of checks would find.
-    let (status, _, stderr) = run(&["solve", "--size", "3x3", "1234567800"]);
-    assert_eq!(status, 2);
+    let stderr = refused(&["solve", "--size", "3x3", "1234567800"]);
     assert_eq!(
         stderr.trim_end(),
         "The start position has 10 tiles, but a 3x3 board needs 9!"
     );
     // Too few: the count is the fault (issue 53: it said "doesn't use 8!"), and the tiles
     // left out are named, the blank as such.
-    let (status, _, stderr) = run(&["solve", "--size", "3x3", "12345670"]);
-    assert_eq!(status, 2);
+    let stderr = refused(&["solve", "--size", "3x3", "12345670"]);
     assert_eq!(
         stderr.trim_end(),
         "The start position has 8 tiles, but a 3x3 board needs 9: 8 is missing!"
@@ -278,8 +243,7 @@ fn wrong_length_on_an_explicit_board() {
         ),
     ];
     for (position, message) in cases {
-        let (status, _, stderr) = run(&["solve", "--size", "3x3", position]);
-        assert_eq!(status, 2);
+        let stderr = refused(&["solve", "--size", "3x3", position]);
         assert_eq!(stderr, format!("The start position has {message}\n"));
     }
 }
@@ -289,15 +253,13 @@ fn wrong_length_on_an_explicit_board() {
 /// and then to solve.
 #[test]
 fn help_and_errors_name_every_board_known_by_its_tiles() {
-    let (status, _, stderr) = run(&["solve", "1234567890"]);
-    assert_eq!(status, 2);
+    let stderr = refused(&["solve", "1234567890"]);
     assert_eq!(
         stderr.trim_end(),
         "The start position has 10 tiles; give --size RxC for a board of that many cells (4, 9, 12, 16 and 25 are recognised without it)!"
     );
     // No board has 3 cells: no --size to advise (issue 41).
-    let (status, _, stderr) = run(&["solve", "123"]);
-    assert_eq!(status, 2);
+    let stderr = refused(&["solve", "123"]);
     assert_eq!(
         stderr.trim_end(),
         "The start position has 3 tiles, and no board has that many cells (boards of 2 to 5 rows and columns have 4, 6, 8, 9, 10, 12, 15, 16, 20 or 25)!"
@@ -320,12 +282,12 @@ fn help_and_errors_name_every_board_known_by_its_tiles() {
 /// `solve --file` with one position: "1 position solved".
 #[test]
 fn one_position_is_one_position() {
-    fifteen()
-        .args(["solve", "--heuristic", "manhattan", "--file", "-"])
-        .write_stdin("123456078\n")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("\n1 position solved, "));
+    let (status, stdout, stderr) = run_with_input(
+        &["solve", "--heuristic", "manhattan", "--file", "-"],
+        "123456078\n",
+    );
+    assert_eq!(status, 0, "{stderr}");
+    assert!(stdout.contains("\n1 position solved, "), "{stdout}");
 }
 
 /// Positions as players write them, rows separated by `/` (their shape is the board), in a
@@ -335,18 +297,15 @@ fn rows_with_slashes_and_a_byte_order_mark() {
     let (status, stdout, stderr) = run(&["solve", "--heuristic", "manhattan", "1 2 3/4 0 5"]);
     assert_eq!(status, 0, "{stderr}");
     assert_eq!(timeless(&stdout), "Solution in 1+0 moves: 5 (T sec)\n");
-    let (status, _, stderr) = run(&["solve", "1 2 3/4 5/6 7 8 0"]);
-    assert_eq!(status, 2);
+    let stderr = refused(&["solve", "1 2 3/4 5/6 7 8 0"]);
     assert_eq!(
         stderr.trim_end(),
         "Row 2 of the start position has 2 tiles, but the first row has 3!"
     );
-    let output = fifteen()
-        .args(["solve", "--heuristic", "manhattan", "--file", "-"])
-        .write_stdin("\u{feff}1 2 3/4 5 6/7 0 8\n")
-        .output()
-        .expect("runs");
-    let (status, stdout, stderr) = texts(&output);
+    let (status, stdout, stderr) = run_with_input(
+        &["solve", "--heuristic", "manhattan", "--file", "-"],
+        "\u{feff}1 2 3/4 5 6/7 0 8\n",
+    );
     assert_eq!(status, 0, "{stderr}");
     assert!(
         stdout.starts_with("123456708: Solution in 1+0 moves: 8"),
@@ -358,31 +317,24 @@ fn rows_with_slashes_and_a_byte_order_mark() {
 /// each position's nodes line, whose counts add up to the summary's (issue 41).
 #[test]
 fn an_empty_file_is_said_and_stats_come_per_position() {
-    let output = fifteen()
-        .args(["solve", "--file", "-"])
-        .write_stdin("# nothing here\n\n")
-        .output()
-        .expect("runs");
-    let (status, stdout, stderr) = texts(&output);
+    let (status, stdout, stderr) = run_with_input(&["solve", "--file", "-"], "# nothing here\n\n");
     assert_eq!(status, 0);
     assert_eq!(stdout, "0 positions solved, 0 nodes, 0.00 sec\n");
     assert_eq!(
         stderr,
         "(- holds no position, only blank lines and # comments: nothing to solve, exit status 0)\n"
     );
-    let output = fifteen()
-        .args([
+    let (status, stdout, _) = run_with_input(
+        &[
             "solve",
             "--heuristic",
             "manhattan",
             "--stats",
             "--file",
             "-",
-        ])
-        .write_stdin("867254301\n647850321\n")
-        .output()
-        .expect("runs");
-    let (status, stdout, _) = texts(&output);
+        ],
+        "867254301\n647850321\n",
+    );
     assert_eq!(status, 0);
     let per_position: Vec<u64> = stdout
         .lines()
@@ -423,7 +375,7 @@ fn duplicate_pruning_is_asked_for_and_refused_where_it_means_nothing() {
             "--prune",
             prune,
         ];
-        let (status, stdout, stderr) = run(&[&args[..], &["01f69a43e8cb572d"]].concat());
+        let (status, stdout, stderr) = run(&[&args[..], &[KORF9]].concat());
         assert_eq!(status, 0, "{stderr}");
         stdout
     };
@@ -442,14 +394,12 @@ fn duplicate_pruning_is_asked_for_and_refused_where_it_means_nothing() {
         "{knuth}{pruned}"
     );
     // --all lists every optimal path; bfs meets each position once.
-    let (status, _, stderr) = run(&["solve", "--all", "--prune", "fsm", "867254301"]);
-    assert_eq!(status, 2);
+    let stderr = refused(&["solve", "--all", "--prune", "fsm", "867254301"]);
     assert!(
         stderr.contains("--all lists every optimal path, so it prunes none"),
         "{stderr}"
     );
-    let (status, _, stderr) = run(&["solve", "--engine", "bfs", "--prune", "fsm", "867254301"]);
-    assert_eq!(status, 2);
+    let stderr = refused(&["solve", "--engine", "bfs", "--prune", "fsm", "867254301"]);
     assert!(
         stderr.contains("--prune is for the IDA* engines"),
         "{stderr}"

@@ -8,6 +8,7 @@ use fifteen::engine::reference::ReferenceIda;
 use fifteen::engine::{Answer, Progress};
 use fifteen::random::PositionSource;
 use fifteen::{Board, Convention, Engine, Position, SearchOptions, SearchOutcome};
+use std::process::Output;
 
 /// An engine that answers like the reference, then tampers with the answer.
 struct Tampered {
@@ -25,6 +26,23 @@ impl Engine for Tampered {
         (self.tamper)(&mut outcome);
         Ok(outcome)
     }
+}
+
+/// Runs `fifteen ARGS` to its end.
+fn fifteen(args: &[&str]) -> Output {
+    Command::cargo_bin("fifteen")
+        .expect("binary")
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+/// Runs `fifteen ARGS`, which must succeed (status 0); its stdout.
+fn succeeds(args: &[&str]) -> String {
+    let output = fifteen(args);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(0), "{args:?}: {stdout}");
+    stdout
 }
 
 /// Drops the last two moves of long solutions: two moves short, and they do not replay.
@@ -131,25 +149,19 @@ fn agreeing_engines_pass() {
 
 #[test]
 fn crosscheck_command_reports_and_exits_zero() {
-    let output = Command::cargo_bin("fifteen")
-        .expect("binary")
-        .args([
-            "crosscheck",
-            "--count",
-            "25",
-            "--seed",
-            "7",
-            "--size",
-            "3x4",
-            "--walk",
-            "30",
-            "--memory",
-            "4M",
-        ])
-        .output()
-        .expect("runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let stdout = succeeds(&[
+        "crosscheck",
+        "--count",
+        "25",
+        "--seed",
+        "7",
+        "--size",
+        "3x4",
+        "--walk",
+        "30",
+        "--memory",
+        "4M",
+    ]);
     let last = stdout.lines().last().unwrap_or_default();
     // 3x4 positions are too large for bfs within 4M now and then: those runs are skipped,
     // and the runs counted are the ones that answered.
@@ -178,29 +190,23 @@ fn crosscheck_command_reports_and_exits_zero() {
 
 #[test]
 fn compare_prints_table_and_summary() {
-    let fifteen = assert_cmd::cargo::cargo_bin("fifteen");
+    let binary = assert_cmd::cargo::cargo_bin("fifteen");
     let peer = format!(
         "{} solve --engine ida --heuristic manhattan",
-        fifteen.display()
+        binary.display()
     );
-    let output = Command::cargo_bin("fifteen")
-        .expect("binary")
-        .args([
-            "compare",
-            "--engines",
-            "ida",
-            "--repeat",
-            "2",
-            "--peer",
-            &peer,
-            "01f69a43e8cb572d",
-            "867254301",
-            "41230756b98a",
-        ])
-        .output()
-        .expect("runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let stdout = succeeds(&[
+        "compare",
+        "--engines",
+        "ida",
+        "--repeat",
+        "2",
+        "--peer",
+        &peer,
+        "01f69a43e8cb572d",
+        "867254301",
+        "41230756b98a",
+    ]);
     let positions = ["01f69a43e8cb572d", "867254301", "41230756b98a"];
     let rows: Vec<&str> = stdout
         .lines()
@@ -232,22 +238,17 @@ fn compare_prints_table_and_summary() {
 
 #[test]
 fn compare_runs_korf100_from_the_shipped_data() {
-    let output = Command::cargo_bin("fifteen")
-        .expect("binary")
-        .args([
-            "compare",
-            "--engines",
-            "ida",
-            "--repeat",
-            "1",
-            "--korf100",
-            "9,79",
-            "--json",
-        ])
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(0));
-    let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    let stdout = succeeds(&[
+        "compare",
+        "--engines",
+        "ida",
+        "--repeat",
+        "1",
+        "--korf100",
+        "9,79",
+        "--json",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
     let rows = value["rows"].as_array().cloned().unwrap_or_default();
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["position"], "korf100-9");
@@ -268,11 +269,7 @@ fn compare_refuses_bad_input() {
             "--repeat takes 1 to 1000",
         ),
     ] {
-        let output = Command::cargo_bin("fifteen")
-            .expect("binary")
-            .args(&args)
-            .output()
-            .expect("runs");
+        let output = fifteen(&args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(
             String::from_utf8_lossy(&output.stderr).contains(message),
@@ -283,20 +280,14 @@ fn compare_refuses_bad_input() {
 
 #[test]
 fn compare_runs_every_engine_by_default() {
-    let output = Command::cargo_bin("fifteen")
-        .expect("binary")
-        .args([
-            "compare",
-            "--repeat",
-            "2",
-            "867254301",
-            "647850321",
-            "123456780",
-        ])
-        .output()
-        .expect("runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let stdout = succeeds(&[
+        "compare",
+        "--repeat",
+        "2",
+        "867254301",
+        "647850321",
+        "123456780",
+    ]);
     for engine in ["automaton", "ida", "bfs"] {
         let rows: Vec<&str> = stdout
             .lines()

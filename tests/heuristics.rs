@@ -110,18 +110,22 @@ fn directions(mut seed: u64) -> impl FnMut() -> Direction {
     }
 }
 
+/// The preset tables of the boards larger than 3x3: 3x4 and 4x3 (6-5) and 4x4 (5-5-5).
+fn larger_presets() -> [(Board, Arc<PatternDb>); 3] {
+    [
+        (board(3, 4), preset(3, 4, "6-5")),
+        (board(4, 3), preset(4, 3, "6-5")),
+        (board(4, 4), preset(4, 4, "5-5-5")),
+    ]
+}
+
 /// On random walks, every move changes every heuristic by exactly one, and the lookups on
 /// the reflection are the position's lookups of the reflected position.
 #[test]
 fn random_walks_move_the_bound_by_one_and_reflect() {
-    let cases = [
-        (board(3, 4), preset(3, 4, "6-5")),
-        (board(4, 3), preset(4, 3, "6-5")),
-        (board(4, 4), preset(4, 4, "5-5-5")),
-    ];
     let mut source = PositionSource::new(7);
     let mut random_direction = directions(0x9e37_79b9_7f4a_7c15);
-    for (board, db) in cases {
+    for (board, db) in larger_presets() {
         let mirror = mirror_cells(board);
         for _ in 0..4 {
             let mut position = source.random_walk(board, 40);
@@ -163,16 +167,13 @@ fn random_walks_move_the_bound_by_one_and_reflect() {
 /// to 8 tiles.
 #[test]
 fn values_and_entries_kept_move_by_move_are_those_from_scratch() {
-    let cases = [
+    let eights = [
         (board(3, 3), preset(3, 3, "8")),
         (board(3, 3), eight_split()),
-        (board(3, 4), preset(3, 4, "6-5")),
-        (board(4, 3), preset(4, 3, "6-5")),
-        (board(4, 4), preset(4, 4, "5-5-5")),
     ];
     let mut source = PositionSource::new(11);
     let mut random_direction = directions(0x2545_f491_4f6c_dd1d);
-    for (board, db) in cases {
+    for (board, db) in eights.into_iter().chain(larger_presets()) {
         let scratch = |position: &Position| {
             let (at, blank) = piece_cells(position);
             (db.values(&at, blank), db.entries(&at))

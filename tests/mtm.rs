@@ -4,6 +4,8 @@
 //! searches walk the duplicate-pruning machine of jump words, as users' do by default (without
 //! it, `--all`, and the machine's completeness: `tests/prune.rs` and `tests/mtm_automaton.rs`).
 
+mod common;
+
 use fifteen::engine::{Engine, SearchOptions};
 use fifteen::mtm::bfs::distances;
 use fifteen::mtm::moves::length;
@@ -13,16 +15,22 @@ use fifteen::prune::Prune;
 use fifteen::random::PositionSource;
 use fifteen::{Board, Position};
 
-fn walking() -> MtmIda {
-    // The machines are kept with the other tests' tables (built once, then read).
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables");
+/// The reference engine with `bound`, walking the machine; the machines and the relabelled
+/// table are kept with the other tests' tables under the build's scratch directory (built once,
+/// the 4x4 relabelled table in about 15 seconds, then read).
+fn reference(bound: BoundChoice) -> MtmIda {
     MtmIda {
         config: Config {
-            bound: BoundChoice::Walking,
+            bound,
             prune: Prune::Fsm,
-            tables: Some(dir),
+            tables: Some(common::tables()),
         },
     }
+}
+
+/// The reference engine with walking distance.
+fn walking() -> MtmIda {
+    reference(BoundChoice::Walking)
 }
 
 /// Solves the positions of `board` that `keep` keeps (given the position's index in the
@@ -46,16 +54,7 @@ fn exhaustive_if(
             continue;
         }
         solved += 1;
-        let outcome = engine
-            .solve(start, &options, &mut |_| {})
-            .expect("solvable");
-        let solution = &outcome.solutions[0];
-        assert!(solution.solves(start), "{start:?}");
-        assert_eq!(
-            length(start, &solution.moves),
-            Some(distance as usize),
-            "{start:?}"
-        );
+        let outcome = common::solve_in_mtm(&engine, start, &options, distance);
         let last = outcome.stats.bounds.last().expect("a bound");
         assert_eq!(last.happy, distance, "{start:?}: the last bound");
     }
@@ -153,17 +152,9 @@ fn every_optimal_solution_is_as_long_as_the_first() {
     }
 }
 
-/// The reference engine with the relabelled 4x4 table, kept under the build's scratch
-/// directory with the CLI tests' tables: built once, in about 15 seconds, then read.
+/// The reference engine with the relabelled 4x4 table.
 fn relabelled() -> MtmIda {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables");
-    MtmIda {
-        config: Config {
-            bound: BoundChoice::Relabel,
-            prune: Prune::Fsm,
-            tables: Some(dir),
-        },
-    }
+    reference(BoundChoice::Relabel)
 }
 
 #[test]

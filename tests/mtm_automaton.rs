@@ -5,6 +5,8 @@
 //! position), samples of 2x4, 4x2, 3x4 and 4x3, and
 //! 4x4 random walks and two of Korf's instances with both bounds.
 
+mod common;
+
 use fifteen::engine::{Engine, SearchOptions, SearchOutcome};
 use fifteen::mtm::automaton::{MtmAutomaton, SIZES};
 use fifteen::mtm::bfs::distances;
@@ -24,11 +26,10 @@ fn config(bound: BoundChoice) -> Config {
 fn with_pruning(bound: BoundChoice, prune: Prune) -> Config {
     // The relabelled table and the machines are kept with the other tests' (built once, then
     // read).
-    let tables = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tables");
     Config {
         bound,
         prune,
-        tables: Some(tables),
+        tables: Some(common::tables()),
     }
 }
 
@@ -104,7 +105,9 @@ fn the_boards_of_at_most_16_cells_are_generated() {
         .filter(|(r, c)| r * c <= 16)
         .collect();
     assert_eq!(sizes, small);
-    assert!(!MtmAutomaton::supports(Board::new(5, 5).expect("valid")));
+    assert!(!fifteen::mtm::automaton::generated_for(
+        Board::new(5, 5).expect("valid")
+    ));
 }
 
 #[test]
@@ -135,16 +138,7 @@ fn every_3x3_position_at_its_breadth_first_distance() {
         config: config(BoundChoice::Walking),
     };
     for (start, &distance) in &all {
-        let outcome = engine
-            .solve(start, &SearchOptions::default(), &mut |_| {})
-            .expect("solvable");
-        let solution = &outcome.solutions[0];
-        assert!(solution.solves(start), "{start:?}");
-        assert_eq!(
-            length(start, &solution.moves),
-            Some(distance as usize),
-            "{start:?}"
-        );
+        common::solve_in_mtm(&engine, start, &SearchOptions::default(), distance);
     }
 }
 

@@ -8,10 +8,7 @@ use common::*;
 use predicates::prelude::*;
 
 fn sliding(style: &str, input: &str) -> assert_cmd::assert::Assert {
-    fifteen()
-        .args(["sliding", "--style", style])
-        .write_stdin(input)
-        .assert()
+    with_input(&["sliding", "--style", style], input)
 }
 
 const SILLY: &str = "tests/data/sliding/silly.txt";
@@ -26,21 +23,26 @@ fn silly_style_zero_prints_the_seed_format() {
         .stdout(expected);
 }
 
-/// Our output for `style` on a puzzle of `tests/data/sliding`, as text.
-fn sliding_output(style: &str, puzzle: &str) -> String {
+/// The output of `fifteen ARGS`, which must succeed, as text.
+fn output(args: &[&str]) -> String {
     let out = fifteen()
-        .args([
-            "sliding",
-            "--style",
-            style,
-            &format!("tests/data/sliding/{puzzle}.txt"),
-        ])
+        .args(args)
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
     String::from_utf8(out).expect("utf-8 output")
+}
+
+/// Our output for `style` on a puzzle of `tests/data/sliding`, as text.
+fn sliding_output(style: &str, puzzle: &str) -> String {
+    output(&[
+        "sliding",
+        "--style",
+        style,
+        &format!("tests/data/sliding/{puzzle}.txt"),
+    ])
 }
 
 /// The part of an output up to the solution line (the search itself, not the path).
@@ -79,14 +81,7 @@ fn paths_are_explored_in_the_seed_order() {
 
 #[test]
 fn silly_style_two_prints_distances_and_the_path() {
-    let out = fifteen()
-        .args(["sliding", "--style", "2", SILLY])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = output(&["sliding", "--style", "2", SILLY]);
     assert!(text.starts_with("Starting configuration:\n          \n 1-1-1    \n   |      \n"));
     assert!(text
         .contains("(using moves of style 2)\n*** Distance 0:\n1200000000033.\n*** Distance 1:\n"));
@@ -138,24 +133,18 @@ fn no_solution_exits_one_with_the_reachable_count() {
 
 #[test]
 fn levels_without_a_stop_explore_everything() {
-    fifteen()
-        .args(["sliding", "--style", "0", "--levels", "--quiet"])
-        .write_stdin("1 x 3 t\n1 = 1\n2 = 1\n12\n")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Level sizes (all distances 0..2): 1 1 1\nTotal: 3 configurations\n3 configurations are reachable; the farthest are at distance 2.\n"));
+    with_input(
+        &["sliding", "--style", "0", "--levels", "--quiet"],
+        "1 x 3 t\n1 = 1\n2 = 1\n12\n",
+    )
+    .success()
+    .stdout(predicate::str::contains("Level sizes (all distances 0..2): 1 1 1\nTotal: 3 configurations\n3 configurations are reachable; the farthest are at distance 2.\n"));
 }
 
 #[test]
 fn json_gives_distance_levels_and_moves() {
-    let out = fifteen()
-        .args(["sliding", "--style", "1", "--json", SILLY])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let out = output(&["sliding", "--style", "1", "--json", SILLY]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["distance"], 10);
     assert_eq!(report["solved"], true);
     assert_eq!(report["levels"].as_array().unwrap().len(), 10);
@@ -171,20 +160,14 @@ fn json_gives_distance_levels_and_moves() {
 
 #[test]
 fn json_superpiece_moves_list_every_block() {
-    let out = fifteen()
-        .args([
-            "sliding",
-            "--style",
-            "4",
-            "--json",
-            "tests/data/sliding/twins_corridor.txt",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let out = output(&[
+        "sliding",
+        "--style",
+        "4",
+        "--json",
+        "tests/data/sliding/twins_corridor.txt",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["distance"], 1);
     assert_eq!(
         report["moves"][0],
@@ -299,16 +282,7 @@ fn more_malformed_inputs() {
 
 #[test]
 fn solve_engine_bfs_finds_the_same_length_as_ida() {
-    let line = |engine: &str| {
-        let out = fifteen()
-            .args(["solve", "--engine", engine, "8,6,7,2,5,4,3,0,1"])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(out).unwrap()
-    };
+    let line = |engine: &str| output(&["solve", "--engine", engine, "8,6,7,2,5,4,3,0,1"]);
     let bfs = line("bfs");
     assert!(bfs.starts_with("Solution in 26+5 moves: "), "{bfs}");
     assert!(line("ida").contains("Solution in 26+5 moves: "));
@@ -316,50 +290,35 @@ fn solve_engine_bfs_finds_the_same_length_as_ida() {
 
 #[test]
 fn solve_engine_bfs_respects_memory_and_refuses_all_and_order() {
-    fifteen()
-        .args([
-            "solve",
-            "--engine",
-            "bfs",
-            "--memory",
-            "64K",
-            "8,6,7,2,5,4,3,0,1",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
+    for (args, message) in [
+        (
+            &["--memory", "64K", "8,6,7,2,5,4,3,0,1"][..],
             "the memory limit of 64K was reached at distance",
-        ));
-    fifteen()
-        .args(["solve", "--engine", "bfs", "--all", "1,2,3,4,5,6,0,7,8"])
-        .assert()
-        .code(2);
-    fifteen()
-        .args([
-            "solve",
-            "--engine",
-            "bfs",
-            "--order",
-            "SEWN",
-            "1,2,3,4,5,6,0,7,8",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
+        ),
+        (
+            &["--all", "1,2,3,4,5,6,0,7,8"],
+            "--all is for the IDA* engines",
+        ),
+        (
+            &["--order", "SEWN", "1,2,3,4,5,6,0,7,8"],
             "--order works only with --engine ida",
-        ));
-    fifteen()
-        .args([
-            "solve",
-            "--engine",
-            "bfs",
-            "--size",
-            "5x4",
-            "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,0,19",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("bfs engine has no board of size"));
+        ),
+        (
+            &[
+                "--size",
+                "5x4",
+                "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,0,19",
+            ],
+            "bfs engine has no board of size",
+        ),
+    ] {
+        fifteen()
+            .args(["solve", "--engine", "bfs"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
 }
 
 /// 2^32 superpieces can move from the start: the search must stop at the memory limit, not
@@ -372,10 +331,8 @@ fn astronomically_many_superpieces_stop_at_the_memory_limit() {
         "01".repeat(32)
     );
     for style in ["3", "4", "5"] {
-        fifteen()
-            .args(["sliding", "--style", style, "--quiet", "--memory", "1M"])
-            .write_stdin(input.clone())
-            .assert()
+        let args = ["sliding", "--style", style, "--quiet", "--memory", "1M"];
+        with_input(&args, &input)
             .code(2)
             .stderr(predicate::str::starts_with(
                 "the memory limit of 1M was reached at distance 1 (",
@@ -393,19 +350,11 @@ fn aliases_are_accepted_and_listed() {
         ("Huarong-Dao", 81),
         ("dads_puzzle", 59),
     ] {
-        let output = fifteen()
-            .args(["sliding", "--puzzle", name, "--style", "2", "--json"])
-            .output()
-            .expect("runs");
-        assert_eq!(output.status.code(), Some(0), "{name}");
-        let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let json = output(&["sliding", "--puzzle", name, "--style", "2", "--json"]);
+        let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
         assert_eq!(value["distance"], moves, "{name}");
     }
-    let list = fifteen()
-        .args(["sliding", "--list"])
-        .output()
-        .expect("runs");
-    let list = String::from_utf8_lossy(&list.stdout);
+    let list = output(&["sliding", "--list"]);
     let klotski = list
         .lines()
         .find(|l| l.starts_with("klotski "))

@@ -189,26 +189,26 @@ fn all_reachable(oracle: &Reference, start: &Blocks, style: Style) -> Vec<(Block
     all
 }
 
-#[test]
-fn random_puzzles_single_piece_styles() {
-    let mut rng = Lcg(20_201_124);
+/// 150 random puzzles of at most `max_blocks` blocks from `seed`, each checked in every style
+/// of `styles`.
+fn random_puzzles(seed: u64, max_blocks: usize, styles: [Style; 3]) {
+    let mut rng = Lcg(seed);
     for _ in 0..150 {
-        let text = random_puzzle(&mut rng, 6);
-        for style in [Style(0), Style(1), Style(2)] {
+        let text = random_puzzle(&mut rng, max_blocks);
+        for style in styles {
             check(&text, style, &mut rng);
         }
     }
 }
 
 #[test]
+fn random_puzzles_single_piece_styles() {
+    random_puzzles(20_201_124, 6, [Style(0), Style(1), Style(2)]);
+}
+
+#[test]
 fn random_puzzles_superpiece_styles() {
-    let mut rng = Lcg(4657);
-    for _ in 0..150 {
-        let text = random_puzzle(&mut rng, 5);
-        for style in [Style(3), Style(4), Style(5)] {
-            check(&text, style, &mut rng);
-        }
-    }
+    random_puzzles(4657, 5, [Style(3), Style(4), Style(5)]);
 }
 
 #[test]

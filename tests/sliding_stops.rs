@@ -3,11 +3,14 @@
 //! move to a configuration that matches the stop reported, and every malformed stop line
 //! refused with its one-line message and exit status 2.
 
+mod common;
 mod sliding_path;
 
-use assert_cmd::Command;
+use common::run_with_input;
 use fifteen::sliding::{self, Outcome, Puzzle, Style};
+use sliding_path::solve_and_check;
 
+/// Klotski has 10 blocks: the reference of `sliding_path` serves its superpiece styles too.
 const KLOTSKI: &str = include_str!("data/sliding/klotski.txt");
 
 /// Klotski's text with its stop line replaced by `stops`.
@@ -21,32 +24,14 @@ fn klotski_with(stops: &[&str]) -> Puzzle {
     Puzzle::parse(text.as_bytes()).expect("a valid puzzle")
 }
 
-/// Solves, and checks the path with the plain reference (`sliding_path`): each step one move
-/// of the style, the last configuration matching the stop reported and no earlier one matching
-/// any. The distance and the stop.
-fn solve_and_check(puzzle: &Puzzle, style: Style) -> (u32, usize) {
-    let outcome = sliding::solve(puzzle, style, 1 << 30, &mut |_| {}, &mut |_| {}).expect("fits");
-    let Outcome::Solved {
-        distance,
-        stop,
-        path,
-        ..
-    } = outcome
-    else {
-        panic!("style {} unsolved", style.0);
-    };
-    assert_eq!(path.len(), distance as usize + 1);
-    // Klotski has 10 blocks: the reference serves its superpiece styles too.
-    assert!(sliding_path::checkable(puzzle, style));
-    sliding_path::check(puzzle, style, &path, stop);
-    (distance, stop)
-}
-
 #[test]
 fn klotskis_partial_goal_takes_116_90_and_81_moves() {
     let puzzle = klotski_with(&["?????????????1*"]);
     for (style, moves) in [(0, 116), (1, 90), (2, 81)] {
-        assert_eq!(solve_and_check(&puzzle, Style(style)), (moves, 0));
+        assert_eq!(
+            solve_and_check("Klotski", &puzzle, Style(style)),
+            (moves, 0)
+        );
     }
 }
 
@@ -57,15 +42,15 @@ fn two_stops_give_the_smaller_distance() {
     let exit = "?????????????1*";
     for style in [0, 2, 4] {
         let style = Style(style);
-        let (near, _) = solve_and_check(&klotski_with(&[down]), style);
-        let (far, _) = solve_and_check(&klotski_with(&[exit]), style);
+        let (near, _) = solve_and_check("Klotski", &klotski_with(&[down]), style);
+        let (far, _) = solve_and_check("Klotski", &klotski_with(&[exit]), style);
         assert!(near < far, "style {}: {near} {far}", style.0);
         assert_eq!(
-            solve_and_check(&klotski_with(&[exit, down]), style),
+            solve_and_check("Klotski", &klotski_with(&[exit, down]), style),
             (near, 1)
         );
         assert_eq!(
-            solve_and_check(&klotski_with(&[down, exit]), style),
+            solve_and_check("Klotski", &klotski_with(&[down, exit]), style),
             (near, 0)
         );
     }
@@ -74,14 +59,9 @@ fn two_stops_give_the_smaller_distance() {
 #[test]
 fn an_unreachable_stop_has_no_solution() {
     // A wall between the piece and the cell the partial stop wants it on.
-    let output = Command::cargo_bin("fifteen")
-        .expect("binary")
-        .args(["sliding", "--style", "2"])
-        .write_stdin("1 x 3 walled\n1 = 1\n1x0\n?x1\n")
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(1));
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let input = "1 x 3 walled\n1 = 1\n1x0\n?x1\n";
+    let (status, stdout, _) = run_with_input(&["sliding", "--style", "2"], input);
+    assert_eq!(status, 1);
     assert!(
         stdout.ends_with(
         "No solution: none of the 1 configurations reachable from the start (the farthest at distance 0) matches a stopping configuration.\n"
@@ -92,6 +72,17 @@ fn an_unreachable_stop_has_no_solution() {
 
 #[test]
 fn malformed_stop_lines_are_refused_in_one_line() {
+    // Runs the search on `input`, which it must refuse (status 2) with `message` first on
+    // stderr: (stdout, stderr).
+    let refused = |input: &str, message: &str| {
+        let (status, stdout, stderr) = run_with_input(&["sliding", "--style", "0"], input);
+        assert_eq!(status, 2, "{input:?}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("standard input: {message}")),
+            "{input:?}: got {stderr:?}"
+        );
+        (stdout, stderr)
+    };
     let base = "2 x 2 tiny\n1 = 1\n2 = 1/1\n12\n";
     for (stop, message) in [
         ("1?*0", "line 5: a * must end the stopping configuration"),
@@ -110,19 +101,8 @@ fn malformed_stop_lines_are_refused_in_one_line() {
         ("?????", "line 5: the stopping configuration names more cells than the 4-cell board has"),
     ] {
         let input = format!("{base}{stop}\n");
-        let output = Command::cargo_bin("fifteen")
-            .expect("binary")
-            .args(["sliding", "--style", "0"])
-            .write_stdin(input.clone())
-            .output()
-            .expect("runs");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{input:?}: {stderr}");
-        assert!(output.stdout.is_empty(), "{input:?}");
-        assert!(
-            stderr.starts_with(&format!("standard input: {message}")),
-            "{input:?}: got {stderr:?}"
-        );
+        let (stdout, stderr) = refused(&input, message);
+        assert!(stdout.is_empty(), "{input:?}");
         assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
     }
     // Wildcards in the start, and a second stop line with a fault.
@@ -140,18 +120,7 @@ fn malformed_stop_lines_are_refused_in_one_line() {
             "line 6: a * must end the stopping configuration",
         ),
     ] {
-        let output = Command::cargo_bin("fifteen")
-            .expect("binary")
-            .args(["sliding", "--style", "0"])
-            .write_stdin(input)
-            .output()
-            .expect("runs");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{input:?}: {stderr}");
-        assert!(
-            stderr.starts_with(&format!("standard input: {message}")),
-            "{stderr:?}"
-        );
+        refused(input, message);
     }
 }
 
@@ -162,14 +131,8 @@ fn the_output_names_the_stop_and_draws_the_configuration_reached() {
         "{}\n22223444104\n????1*\n",
         lines[..lines.len() - 1].join("\n")
     );
-    let output = Command::cargo_bin("fifteen")
-        .expect("binary")
-        .args(["sliding", "--style", "2"])
-        .write_stdin(text.clone())
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(0));
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let (status, stdout, stderr) = run_with_input(&["sliding", "--style", "2"], &text);
+    assert_eq!(status, 0, "{stderr}");
     assert!(stdout.contains("Stopping configuration 1:\n"), "{stdout}");
     assert!(stdout.contains("Stopping configuration 2:\n"), "{stdout}");
     assert!(stdout.contains(" ? ? ? ?\n"), "{stdout}");
@@ -177,13 +140,8 @@ fn the_output_names_the_stop_and_draws_the_configuration_reached() {
         stdout.contains("... Solution! (stopping configuration 2)"),
         "{stdout}"
     );
-    let json = Command::cargo_bin("fifteen")
-        .expect("binary")
-        .args(["sliding", "--style", "2", "--json"])
-        .write_stdin(text)
-        .output()
-        .expect("runs");
-    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let (_, json, _) = run_with_input(&["sliding", "--style", "2", "--json"], &text);
+    let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(value["stop"], 2);
     let distance = value["distance"].as_u64().expect("a distance");
     assert_eq!(

@@ -14,7 +14,7 @@ use super::Failure;
 use crate::board::Board;
 use crate::engine::{Engine, EngineKind};
 use crate::heuristic::store::Choice;
-use crate::mtm::automaton::MtmAutomaton;
+use crate::mtm::automaton::generated_for;
 use crate::mtm::{BoundChoice, Config};
 use crate::prune::Prune;
 use std::path::Path;
@@ -47,7 +47,7 @@ pub fn engine(kind: EngineKind, config: &Config) -> Result<Box<dyn Engine>, Fail
 pub fn solve_kind(named: Option<EngineKind>, board: Option<Board>) -> EngineKind {
     match named {
         Some(kind) => kind,
-        None if board.is_none_or(MtmAutomaton::supports) => EngineKind::Automaton,
+        None if board.is_none_or(generated_for) => EngineKind::Automaton,
         None => EngineKind::Ida,
     }
 }

@@ -469,14 +469,13 @@ fn drive<A: Generated>(
             .map(|moves| Solution::with_length(moves, manhattan))
             .collect();
         let root = u64::from(sad == 0);
-        let bound = BoundStats {
-            happy: (length + manhattan) / 2,
-            sad: (length - manhattan) / 2,
-            nodes: counted(found.nodes + root),
-            seconds: clock.elapsed().as_secs_f64(),
-            completed: options.all || solutions.is_empty(),
-            solutions: solutions.len() as u64,
-        };
+        let bound = BoundStats::searched(
+            (length, manhattan),
+            counted(found.nodes + root),
+            clock.elapsed().as_secs_f64(),
+            solutions.len(),
+            options.all,
+        );
         super::check_tables(options)?;
         progress(&bound);
         bounds.push(bound);

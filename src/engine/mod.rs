@@ -102,6 +102,26 @@ pub struct BoundStats {
 }
 
 impl BoundStats {
+    /// The bound of `length` moves from a start at Manhattan distance `manhattan` (its happy
+    /// and sad moves as Knuth counts them), searched in `seconds`: `nodes` when counted, and
+    /// `solutions` found; searched whole with `all` or when nothing was found.
+    pub fn searched(
+        (length, manhattan): (u32, u32),
+        nodes: Option<u64>,
+        seconds: f64,
+        solutions: usize,
+        all: bool,
+    ) -> BoundStats {
+        BoundStats {
+            happy: (length + manhattan) / 2,
+            sad: (length - manhattan) / 2,
+            nodes,
+            seconds,
+            completed: all || solutions == 0,
+            solutions: solutions as u64,
+        }
+    }
+
     pub fn length(&self) -> u32 {
         self.happy + self.sad
     }

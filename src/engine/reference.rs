@@ -111,14 +111,13 @@ impl Engine for ReferenceIda {
             };
             // The root counts once for the whole search, in the first bound.
             let root = u64::from(sad == 0);
-            let bound = BoundStats {
-                happy: (length + manhattan) / 2,
-                sad: (length - manhattan) / 2,
-                nodes: Some(found.nodes + root),
-                seconds: clock.elapsed().as_secs_f64(),
-                completed: options.all || found.solutions.is_empty(),
-                solutions: found.solutions.len() as u64,
-            };
+            let bound = BoundStats::searched(
+                (length, manhattan),
+                Some(found.nodes + root),
+                clock.elapsed().as_secs_f64(),
+                found.solutions.len(),
+                options.all,
+            );
             super::check_tables(options)?;
             progress(&bound);
             bounds.push(bound);

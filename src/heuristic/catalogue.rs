@@ -95,11 +95,7 @@ impl Catalogue {
 
     /// The names of the named catalogues of `board`.
     pub fn names(board: Board) -> Vec<&'static str> {
-        NAMED
-            .iter()
-            .filter(|(r, c, _, _)| (*r, *c) == (board.rows(), board.cols()))
-            .map(|(_, _, n, _)| *n)
-            .collect()
+        super::partition::names_on(NAMED, board)
     }
 
     /// Every named catalogue of every board.

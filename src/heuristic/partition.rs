@@ -166,11 +166,7 @@ impl Partition {
 
     /// The names of the presets for `board`, weakest first.
     pub fn names(board: Board) -> Vec<&'static str> {
-        PRESETS
-            .iter()
-            .filter(|(r, c, _, _)| (*r, *c) == (board.rows(), board.cols()))
-            .map(|(_, _, n, _)| *n)
-            .collect()
+        names_on(PRESETS, board)
     }
 
     pub fn board(&self) -> Board {
@@ -215,6 +211,18 @@ fn toward(board: Board, groups: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
         tiles
     };
     groups.into_iter().map(group).collect()
+}
+
+/// The names of the rows of `table` (rows, columns, name, what it names) for `board`'s size.
+pub(super) fn names_on<T>(
+    table: &[(usize, usize, &'static str, T)],
+    board: Board,
+) -> Vec<&'static str> {
+    table
+        .iter()
+        .filter(|(r, c, _, _)| (*r, *c) == (board.rows(), board.cols()))
+        .map(|(_, _, n, _)| *n)
+        .collect()
 }
 
 /// The reflection about the main diagonal, on square boards: cell `(r, c)` goes to `(c, r)`.

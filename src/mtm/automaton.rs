@@ -203,17 +203,15 @@ fn unsupported(board: Board) -> EngineError {
 /// Longest path the 256-entry stack can hold (with `Bottom` under it).
 pub const MAX_LENGTH: u32 = 250;
 
+/// Whether the MTM automaton is generated for `board`.
+pub fn generated_for(board: Board) -> bool {
+    SIZES.contains(&(board.rows(), board.cols()))
+}
+
 /// The MTM automaton engine.
 #[derive(Clone, Debug, Default)]
 pub struct MtmAutomaton {
     pub config: super::Config,
-}
-
-impl MtmAutomaton {
-    /// Whether the MTM automaton is generated for this board.
-    pub fn supports(board: Board) -> bool {
-        SIZES.contains(&(board.rows(), board.cols()))
-    }
 }
 
 impl Engine for MtmAutomaton {
@@ -232,7 +230,7 @@ impl Engine for MtmAutomaton {
         if !start.board().is_standard() {
             return Err(EngineError::CornerGoal(format!("the {NAME} engine")));
         }
-        if !Self::supports(start.board()) {
+        if !generated_for(start.board()) {
             return Err(unsupported(start.board()));
         }
         let bound = tables::for_search(start, &self.config)?;

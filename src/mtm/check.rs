@@ -8,9 +8,9 @@
 //! board is skipped, as in [`crate::differential`].
 
 use super::moves::length;
-use crate::differential::{answers, EngineRun};
-use crate::engine::{SearchOutcome, Solution};
-use crate::position::{Convention, Position};
+use crate::differential::{answers, unsound, EngineRun};
+use crate::engine::SearchOutcome;
+use crate::position::Position;
 
 /// Node counts of the completed bounds: (bound, nodes).
 type BoundNodes = Vec<(u32, Option<u64>)>;
@@ -38,24 +38,10 @@ pub fn summary(start: &Position, run: &EngineRun) -> String {
 pub fn disagreements(start: &Position, runs: &[EngineRun]) -> Vec<String> {
     let (answered, mut problems) = answers(runs);
     for (run, outcome) in &answered {
-        if outcome.solutions.is_empty() {
-            problems.push(format!("{} found no solution", run.engine));
-        }
+        problems.extend(unsound(start, run, outcome));
         let first = outcome_length(start, outcome);
-        for solution in &outcome.solutions {
-            let moves = start.moves_notation(&solution.moves, Convention::Knuth);
-            if !solution.solves(start) {
-                problems.push(format!(
-                    "{}: {moves} does not replay to the goal",
-                    run.engine
-                ));
-            } else if Solution::from_moves(start, solution.moves.clone()).as_ref() != Some(solution)
-            {
-                problems.push(format!(
-                    "{}: a wrong happy/sad split of {moves}",
-                    run.engine
-                ));
-            } else if length(start, &solution.moves) != first {
+        for solution in outcome.solutions.iter().filter(|s| s.solves(start)) {
+            if length(start, &solution.moves) != first {
                 problems.push(format!(
                     "{}: optimal solutions of different lengths",
                     run.engine

@@ -1,6 +1,7 @@
 //! Helpers shared by the command-line tests (`mod common;` in each file): the binary, with its
-//! pattern databases kept under the build's scratch directory (never in the user's cache), and
-//! its output as text.
+//! pattern databases kept under the build's scratch directory (never in the user's cache), its
+//! output as text, and the checks several of them make on it; and a check the MTM engines'
+//! tests share.
 #![allow(dead_code)] // each test file uses some of them
 
 use std::process::Output;
@@ -23,9 +24,51 @@ pub fn scratch() -> &'static std::path::Path {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
 }
 
+/// The directory of the tests' pattern databases and machines (built once, then read).
+pub fn tables() -> std::path::PathBuf {
+    scratch().join("tables")
+}
+
 /// Runs `fifteen ARGS`, returning (status, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {
     texts(&fifteen().args(args).output().expect("fifteen runs"))
+}
+
+/// Runs `fifteen ARGS` with `input` on its standard input, returning (status, stdout, stderr).
+pub fn run_with_input(args: &[&str], input: &str) -> (i32, String, String) {
+    let output = fifteen().args(args).write_stdin(input).output();
+    texts(&output.expect("fifteen runs"))
+}
+
+/// `fifteen ARGS` with `input` on its standard input, to assert on (`.success()`, `.stdout(…)`).
+pub fn with_input(args: &[&str], input: &str) -> assert_cmd::assert::Assert {
+    fifteen().args(args).write_stdin(input).assert()
+}
+
+/// Runs `fifteen ARGS`, which must refuse them as bad input or usage (status 2); its stderr.
+pub fn refused(args: &[&str]) -> String {
+    let (status, stdout, stderr) = run(args);
+    assert_eq!(status, 2, "{args:?}: {stdout}{stderr}");
+    stderr
+}
+
+/// Checks that `text` has one line per prefix, each starting with its prefix.
+pub fn assert_lines_start(text: &str, prefixes: &[&str]) {
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), prefixes.len(), "{text}");
+    for (line, prefix) in lines.iter().zip(prefixes) {
+        assert!(line.starts_with(prefix), "{prefix:?}: {text}");
+    }
+}
+
+/// The numbered lines of `text`, `N. …`, as the move lists of `--moves board` write them.
+pub fn numbered_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            l.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
+        })
+        .collect()
 }
 
 /// A finished run's (status, stdout, stderr); a run killed by a signal has status -1.
@@ -80,4 +123,23 @@ pub fn solution(out: &str) -> (usize, String) {
         .map(|n| n.parse::<usize>().expect("a number"))
         .sum();
     (length, moves)
+}
+
+/// Solves `start` with `engine` and checks the first solution: it replays, and takes `start` to
+/// the goal in `distance` moves of the multi-tile metric. The outcome.
+pub fn solve_in_mtm(
+    engine: &dyn fifteen::Engine,
+    start: &fifteen::Position,
+    options: &fifteen::SearchOptions,
+    distance: u32,
+) -> fifteen::SearchOutcome {
+    let outcome = engine.solve(start, options, &mut |_| {}).expect("solvable");
+    let solution = &outcome.solutions[0];
+    assert!(solution.solves(start), "{start:?}");
+    assert_eq!(
+        fifteen::mtm::moves::length(start, &solution.moves),
+        Some(distance as usize),
+        "{start:?}"
+    );
+    outcome
 }

@@ -6,7 +6,7 @@
 
 use fifteen::sliding::reference::{Blocks, Reference};
 use fifteen::sliding::spec::Layout;
-use fifteen::sliding::{Geometry, Puzzle, Style};
+use fifteen::sliding::{self, Geometry, Outcome, Puzzle, Style};
 use std::collections::HashSet;
 
 /// The most blocks for which the reference lists superpiece moves (styles 3-5: every subset of
@@ -16,6 +16,32 @@ pub const SUPERPIECE_BLOCKS: usize = 12;
 /// Whether the reference can check a path of `puzzle` in `style` (see [`SUPERPIECE_BLOCKS`]).
 pub fn checkable(puzzle: &Puzzle, style: Style) -> bool {
     !style.superpieces() || puzzle.start.blocks.len() <= SUPERPIECE_BLOCKS
+}
+
+/// Solves `puzzle` (named `name` in messages) in `style` within a gigabyte, and checks the path
+/// with the plain reference ([`check`]): each step one move of the style, the last configuration
+/// matching the stop reported and no earlier one matching any. The distance and the stop.
+pub fn solve_and_check(name: &str, puzzle: &Puzzle, style: Style) -> (u32, usize) {
+    let outcome = sliding::solve(puzzle, style, 1 << 30, &mut |_| {}, &mut |_| {})
+        .expect("within a gigabyte");
+    let Outcome::Solved {
+        distance,
+        stop,
+        path,
+        ..
+    } = outcome
+    else {
+        panic!("{name} style {}: no solution", style.0);
+    };
+    assert_eq!(
+        path.len(),
+        distance as usize + 1,
+        "{name} style {}",
+        style.0
+    );
+    assert!(checkable(puzzle, style), "{name} style {}", style.0);
+    check(puzzle, style, &path, stop);
+    (distance, stop)
 }
 
 /// The cells the blocks of `config` cover.
