@@ -213,15 +213,7 @@ impl Engine for Toward {
         self.engine.iterative_deepening()
     }
 
-    fn any_goal(&self) -> bool {
-        self.engine.any_goal()
-    }
-
     fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer {
-        if !self.goal.in_corner() && !self.engine.any_goal() {
-            let engine = format!("the {} engine", self.engine.name());
-            return Err(EngineError::CornerGoal(engine));
-        }
         if let Some(board) = options.heuristic.board() {
             if board != self.goal.searched() {
                 return Err(EngineError::Limit(format!(

@@ -627,14 +627,6 @@ pub trait Engine {
         true
     }
 
-    /// Whether the engine searches boards whose goal has the blank off the last cell
-    /// ([`crate::board::Board::with_blank_home`]): every engine but the MTM automaton, whose
-    /// lower bound names the tiles of the last cell's goal (the others take the homes from the
-    /// board, the automaton naming its pieces by their home cells).
-    fn any_goal(&self) -> bool {
-        true
-    }
-
     /// Solves `start` (which must be solvable), reporting each finished bound to `progress`.
     fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer;
 }

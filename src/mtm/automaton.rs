@@ -219,14 +219,10 @@ impl Engine for MtmAutomaton {
         NAME
     }
 
-    /// Its lower bound's tables name the tiles of the last cell's goal.
-    fn any_goal(&self) -> bool {
-        false
-    }
-
     /// Bound lines of MTM searches carry the bound in `happy` (`sad` is 0).
     fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer {
-        // Refused before the bound is built (a second or so on the largest boards).
+        // Refused before the bound is built (a second or so on the largest boards): the
+        // bound names the tiles of the last cell's goal, so a goal elsewhere is not served.
         if !start.board().is_standard() {
             return Err(EngineError::CornerGoal(format!("the {NAME} engine")));
         }
