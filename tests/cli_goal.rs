@@ -10,9 +10,10 @@
 
 mod common;
 
-use common::{refused, run, solution};
+use common::{refused, run, scratch, solution};
 use fifteen::{Board, Convention, Direction, Position};
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::Path;
 
 /// The distances of every position from `goal`, single-tile moves (`jump` false) or runs along
 /// a line as one move (the multi-tile metric), by breadth-first search from the goal.
@@ -275,14 +276,21 @@ fn what_is_built_for_the_corner_is_refused_toward_another_goal() {
             "--heuristic relabel",
         ),
     ] {
-        let mut all = vec!["solve", "--goal", goal, start];
-        all.extend(&args);
-        let (status, out, err) = run(&all);
-        assert_eq!((status, out.as_str()), (2, ""), "{args:?}");
-        assert_eq!(
-            err,
-            format!("{what} is built for goals with the blank in a corner; toward this goal the MTM ida and bfs engines search, with walking distance\n"),
-        );
+        // `solve`, and `shard plan` (which writes no plan).
+        let plan = scratch().join("refused-plan.json");
+        let plan = plan.to_str().expect("a path");
+        for command in [&["solve"][..], &["shard", "plan", "--out", plan]] {
+            let mut all = command.to_vec();
+            all.extend(["--goal", goal, start]);
+            all.extend(&args);
+            let (status, out, err) = run(&all);
+            assert_eq!((status, out.as_str()), (2, ""), "{all:?}");
+            assert_eq!(
+                err,
+                format!("{what} is built for goals with the blank in a corner; toward this goal the MTM ida and bfs engines search, with walking distance\n"),
+            );
+            assert!(!Path::new(plan).exists());
+        }
     }
     let crosscheck = ["crosscheck", "--goal", "123405678", "--count", "20"];
     for (metric, runs) in [("stm", 60), ("mtm", 40)] {
@@ -296,6 +304,25 @@ fn what_is_built_for_the_corner_is_refused_toward_another_goal() {
     let mtm_automaton = ["--metric", "mtm", "--engines", "automaton,ida"];
     let err = refused(&[&crosscheck[..], &mtm_automaton].concat());
     assert!(err.starts_with("the automaton engine is built for goals with the blank in a corner"));
+}
+
+/// `--stats` names the bound searched toward the goal: in MTM toward a goal off the corners,
+/// walking distance and its estimate toward the goal, the first bound (it named the
+/// relabelled 4x4 table, built for the last cell, which the search did not use, and gave
+/// 26; with `--heuristic walking`, 19: walking distance toward the last cell).
+#[test]
+fn stats_name_the_bound_searched_toward_the_goal() {
+    let goal = ["--goal", "1234506789abcdef", "61347528ad9be0fc"];
+    let (status, out, err) = run(&[&["solve", "--metric", "mtm", "--stats"][..], &goal].concat());
+    assert_eq!(status, 0, "{err}");
+    assert!(out.starts_with(" ... no solution with 17 moves ("), "{out}");
+    let line = "\nLower bound walking distance in MTM estimates 17 moves\n";
+    assert!(out.contains(line), "{out}");
+    let json = ["solve", "--metric", "mtm", "--json"];
+    let (status, out, err) = run(&[&json[..], &goal].concat());
+    assert_eq!(status, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+    assert_eq!(report["heuristic"], "walking", "{out}");
 }
 
 /// Issue 53: toward a goal with the blank on a centre cell, the automaton searches with pattern

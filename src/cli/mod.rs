@@ -25,6 +25,7 @@ pub mod outcome;
 pub mod plan;
 pub mod scramble;
 pub mod shard;
+pub mod shard_search;
 pub mod sliding;
 pub mod solve;
 pub mod tables;
