@@ -12,12 +12,12 @@
 use super::shard::PlanItem;
 use super::{Failure, HeuristicArgs};
 use crate::engine::parallel::{Found, Kind};
-use crate::engine::{shard, EngineError, EngineKind, Stop};
+use crate::engine::{shard, EngineKind, Stop};
 use crate::goal::Goal;
 use crate::heuristic::store::Choice;
 use crate::heuristic::Heuristic;
 use crate::mtm::bound::LowerBound;
-use crate::mtm::{self, BoundChoice, Metric};
+use crate::mtm::{self, Metric};
 use crate::position::{Convention, Position};
 use crate::prune::{Machine, Prune};
 use std::sync::Arc;
@@ -63,19 +63,13 @@ impl Problem {
     }
 
     /// The engine that cuts and searches in `metric`: the one `named`, or by default the
-    /// automaton, except in MTM where it is not generated or toward a goal off the corners
-    /// (where it is refused when named); never bfs.
+    /// automaton, except in MTM where it is not generated; never bfs.
     pub fn engine(&self, metric: Metric, named: Option<EngineKind>) -> Result<EngineKind, Failure> {
-        let board = self.searched.board();
-        let off_corner = metric == Metric::Mtm && !board.is_standard();
         let kind = match named {
-            Some(EngineKind::Automaton) if off_corner => {
-                let error = EngineError::CornerGoal("the automaton engine".into());
-                return Err(Failure::BadInput(error.to_string()));
-            }
             Some(kind) => kind,
-            None if off_corner => EngineKind::Ida,
-            None if metric == Metric::Mtm => super::mtm::solve_kind(None, Some(board)),
+            None if metric == Metric::Mtm => {
+                super::mtm::solve_kind(None, Some(self.searched.board()))
+            }
             None => EngineKind::Automaton,
         };
         if kind == EngineKind::Bfs {
@@ -121,10 +115,6 @@ impl Searcher {
                 let tables = args.tables.as_deref();
                 let config =
                     super::mtm::config(args.heuristic.as_ref(), tables, (args.prune, all))?;
-                if config.bound == BoundChoice::Relabel && !board.is_standard() {
-                    let error = EngineError::CornerGoal("--heuristic relabel".into());
-                    return Err(Failure::BadInput(error.to_string()));
-                }
                 super::mtm::check_board(&config, board).map_err(Failure::BadInput)?;
                 let bound = mtm::tables::lower_bound(board, &config);
                 let machine = mtm::tables::machine(board, &config, all);

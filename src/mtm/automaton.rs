@@ -100,7 +100,15 @@ macro_rules! instantiate {
                     m: u32,
                 ) -> $module::State {
                     *self = $module::Machine::default();
-                    self.tiles.copy_from_slice(root.tiles());
+                    // Each tile named after its home (plus 1), as the generator's home lines
+                    // say: on the standard board, its own name.
+                    let board = root.board();
+                    for (to, &tile) in self.tiles.iter_mut().zip(root.tiles()) {
+                        *to = match tile {
+                            0 => 0,
+                            tile => board.home(tile) as u8 + 1,
+                        };
+                    }
                     (self.g, self.limit) = (g, limit);
                     $module::Machine::set_parts(self, v, h);
                     self.ms[0] = m;
@@ -240,11 +248,6 @@ impl Engine for MtmAutomaton {
 
     /// Bound lines of MTM searches carry the bound in `happy` (`sad` is 0).
     fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer {
-        // Refused before the bound is built (a second or so on the largest boards): the
-        // bound names the tiles of the last cell's goal, so a goal elsewhere is not served.
-        if !start.board().is_standard() {
-            return Err(EngineError::CornerGoal(format!("the {NAME} engine")));
-        }
         if !generated_for(start.board()) {
             return Err(unsupported(start.board()));
         }
@@ -348,10 +351,6 @@ pub fn search_subtree(
     subtree: &Subtree,
     (limit, all): (u32, bool),
 ) -> Result<Pass, EngineError> {
-    let board = subtree.root.board();
-    if !board.is_standard() {
-        return Err(EngineError::CornerGoal(format!("the {NAME} engine")));
-    }
     if limit > MAX_LENGTH {
         return Err(EngineError::Limit(format!(
             "the MTM automaton's stack holds paths of at most {MAX_LENGTH} moves"
