@@ -368,7 +368,10 @@ fn list(store: &Store, named: bool) -> Result<(), Failure> {
                     "(multi-tile metric: the 4x4 board relabelled two ways, distances mod 3)"
                         .to_string()
                 }
-                Err(error) => {
+                Err((true, _)) => {
+                    "OLD: the MTM table of an older format, rebuilt when next used".to_string()
+                }
+                Err((false, error)) => {
                     damaged += 1;
                     format!("DAMAGED: {error}")
                 }

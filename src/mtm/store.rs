@@ -1,19 +1,30 @@
 //! Where the relabelled 4x4 table ([`super::relabel`]) is kept: a file `mtm-relabel-4x4.bin`
 //! beside the pattern databases (`--tables DIR`, else `$FIFTEEN_TABLES`, else the user's cache
-//! directory, `~/.cache/fifteen`). The file is a header (magic, number of entries, CRC-32 of the
-//! entries) and the arrangements' distances mod 3, four a byte, of one relabelling then the other; a file whose header or checksum does not match is
-//! named on stderr and rebuilt. A new table is written to a temporary file beside it and
-//! renamed, so a reader never sees half a table. Invariant: a table handed out either was
-//! built in this process or matched its checksum when read.
+//! directory, `~/.cache/fifteen`), in the pattern databases' own file format
+//! ([`crate::heuristic::cache`]: a header naming the table by its key, a CRC-32 per 4 KB block,
+//! written to a temporary file and renamed). Its payload is the arrangements' distances mod 3,
+//! four a byte, of one relabelling then the other. A file that does not check out (another
+//! key, a damaged block, the table's own older format) is named on stderr and rebuilt.
+//! Invariant: a table handed out either was built in this process or matched its checksums
+//! when read.
+//!
+//! Read whole, not a block at a time as the pattern databases are: a search's first bounds
+//! look at entries all over the table (its arrangements are ranked by the halves' codes, which
+//! a move changes in any place), so a lazy read would read most blocks anyway, one at a time.
 
 use super::relabel::{RelabelTable, BYTES, STATES};
-use std::io::{Read, Write};
+use crate::heuristic::cache;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Format 5: two relabellings' distances mod 3, four a byte, ranked by the halves' codes as
-/// [`super::relabel`] says (format 4 had the first relabelling only, format 3 a byte an entry,
-/// format 2 ranked the classes' cells in turn, format 1 the blank first).
-const MAGIC: &[u8; 8] = b"FIFMTM05";
+/// What the file's header names: two relabellings' distances mod 3, four a byte, ranked by the
+/// halves' codes as [`super::relabel`] says (layout 5; before it had a file format of its own,
+/// whose files begin `FIFMTM`: layout 4 had the first relabelling only, 3 a byte an entry, 2
+/// ranked the classes' cells in turn, 1 the blank first).
+const KEY: &str = "4x4 multi-tile metric table of the board relabelled two ways, distances mod 3 four a byte (layout 5)";
+/// How the files of the table's own older formats begin, and what is said of them.
+const OLD_MAGIC: &[u8; 6] = b"FIFMTM";
+const OLDER: &str = " is an MTM table of an older format";
 /// The table's file name.
 pub const NAME: &str = "mtm-relabel-4x4.bin";
 
@@ -23,11 +34,13 @@ pub fn directory(dir: Option<&Path>) -> Option<PathBuf> {
     crate::heuristic::cache::table_dir(dir).ok()
 }
 
-/// Checks the table file `path` whole (`tables list`).
-pub fn check(path: &Path) -> Result<(), String> {
-    match read(path)? {
-        Some(_) => Ok(()),
-        None => Err("no such file".into()),
+/// Checks the table file `path` whole (`tables list`): `Err((older, why))`, `older` when it is
+/// of the table's own older format (rebuilt when next used, not damaged).
+pub fn check(path: &Path) -> Result<(), (bool, String)> {
+    match read(path) {
+        Ok(Some(_)) => Ok(()),
+        Ok(None) => Err((false, "no such file".into())),
+        Err(why) => Err((why.ends_with(OLDER), why)),
     }
 }
 
@@ -58,7 +71,7 @@ pub fn load_or_build_from(dir: Option<&Path>, announce: bool) -> (RelabelTable, 
         match read(path) {
             Ok(Some(table)) => return (table, Origin::Cached(path.clone())),
             Ok(None) => {}
-            Err(why) => eprintln!("{}: {why}; building it again", path.display()),
+            Err(why) => eprintln!("{why}; building it again"),
         }
     }
     if announce {
@@ -100,53 +113,24 @@ pub fn load_or_build_from(dir: Option<&Path>, announce: bool) -> (RelabelTable, 
     (table, origin)
 }
 
-/// The table of a file: `Ok(None)` when there is no file, `Err` when it is not a good one.
+/// The table of a file: `Ok(None)` when there is no file, `Err` (a line naming the file) when
+/// it is not a good one.
 fn read(path: &Path) -> Result<Option<RelabelTable>, String> {
-    let mut file = match std::fs::File::open(path) {
-        Ok(file) => file,
+    let mut head = [0u8; 6];
+    match std::fs::File::open(path).and_then(|mut file| file.read_exact(&mut head)) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(error.to_string()),
-    };
-    let mut header = [0u8; 20];
-    file.read_exact(&mut header)
-        .map_err(|_| "too short for an MTM table".to_string())?;
-    let count = u64::from_le_bytes(header[8..16].try_into().unwrap_or_default());
-    if header[..6] == MAGIC[..6] && header[..8] != MAGIC[..] {
-        return Err("an MTM table of an older format".into());
+        Ok(()) if &head == OLD_MAGIC => return Err(format!("{}{OLDER}", path.display())),
+        _ => {}
     }
-    if &header[..8] != MAGIC || count != 2 * STATES as u64 {
-        return Err("not an MTM table of this program".into());
-    }
-    let crc = u32::from_le_bytes(header[16..20].try_into().unwrap_or_default());
-    let mut bytes = Vec::with_capacity(BYTES);
-    file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-    if bytes.len() != BYTES || crc32fast::hash(&bytes) != crc {
-        return Err("damaged (its checksum does not match)".into());
-    }
+    let bytes = cache::read(path, KEY, BYTES as u64).map_err(|error| error.to_string())?;
     RelabelTable::from_bytes(bytes)
         .map(Some)
-        .ok_or_else(|| "of the wrong size".to_string())
+        .ok_or_else(|| format!("{} is of the wrong size", path.display()))
 }
 
 /// Writes the table atomically (a temporary file, then renamed).
-fn write(path: &Path, table: &RelabelTable) -> std::io::Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    let temporary = path.with_extension(format!("tmp{}", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(MAGIC)?;
-        file.write_all(&(2 * STATES as u64).to_le_bytes())?;
-        file.write_all(&crc32fast::hash(table.bytes()).to_le_bytes())?;
-        file.write_all(table.bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result
+fn write(path: &Path, table: &RelabelTable) -> Result<(), cache::CacheError> {
+    cache::write(path, KEY, table.bytes())
 }
 
 #[cfg(test)]
@@ -168,20 +152,18 @@ mod tests {
     #[test]
     fn a_table_is_read_back_only_as_written() {
         assert_eq!(read_changed(|_| {}), Ok(true));
-        let damaged = Err("damaged (its checksum does not match)".to_string());
-        assert_eq!(read_changed(|b| b[1000] ^= 4), damaged);
-        assert_eq!(read_changed(|b| b.truncate(b.len() - 1)), damaged);
-        assert_eq!(
-            read_changed(|b| b[7] = b'4'),
-            Err("an MTM table of an older format".to_string())
-        );
-        assert_eq!(
-            read_changed(|b| b[0] = b'X'),
-            Err("not an MTM table of this program".to_string())
-        );
-        assert_eq!(
-            read_changed(|b| b.truncate(10)),
-            Err("too short for an MTM table".to_string())
+        let said = |result: Result<bool, String>, what: &str| {
+            let why = result.expect_err("refused");
+            assert!(why.contains(NAME) && why.contains(what), "{why}");
+        };
+        said(read_changed(|b| *b.last_mut().unwrap() ^= 4), "corrupted");
+        said(read_changed(|b| b.truncate(b.len() - 1)), "truncated");
+        said(read_changed(|b| b[0] = b'X'), "not a table file");
+        said(read_changed(|b| b.truncate(10)), "truncated");
+        // A file of the table's own older format.
+        said(
+            read_changed(|b| b[..8].copy_from_slice(b"FIFMTM05")),
+            "an MTM table of an older format",
         );
         let dir = tempfile::tempdir().expect("a directory");
         assert_eq!(read(&dir.path().join(NAME)).map(|t| t.is_some()), Ok(false));
