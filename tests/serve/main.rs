@@ -3,113 +3,28 @@
 //! must be `fifteen solve --json`'s (the same lengths and moves as the binary run for the same
 //! position), its refusals the CLI's one line with status 400 (413 for a body over the limit),
 //! and a search whose client goes away must stop (`/api/stats` counts the running ones).
-//! The page is checked in headless Chromium where it is installed (under CI it must be).
+//! The page is checked in headless Chromium where it is installed (under CI it must be):
+//! `page.rs`, driven over the DevTools protocol (`devtools.rs`).
 
+#[path = "../common/mod.rs"]
 mod common;
+mod devtools;
+mod page;
+mod server;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use server::Server;
+use std::io::Read;
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-/// A running `fifteen serve --port 0`, killed when dropped.
-struct Server {
-    child: Child,
-    address: String,
-}
-
-impl Server {
-    fn start(extra: &[&str]) -> Server {
-        let mut child = common::command()
-            .args(["serve", "--port", "0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("fifteen serve starts");
-        let mut line = String::new();
-        let stdout = child.stdout.take().expect("its stdout");
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("its first line");
-        let address = line
-            .trim()
-            .strip_prefix("fifteen serve: http://")
-            .and_then(|rest| rest.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("the URL line: {line:?}"))
-            .to_string();
-        assert!(address.starts_with("127.0.0.1:"), "{address}");
-        Server { child, address }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.address)
-    }
-
-    /// Sends one request (`body`: a POST's), returning the status and the body.
-    fn request(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
-        let mut stream = self.send(method, path, body);
-        let mut response = Vec::new();
-        stream.read_to_end(&mut response).expect("the response");
-        let text = String::from_utf8_lossy(&response).into_owned();
-        let (head, body) = text.split_once("\r\n\r\n").expect("headers and body");
-        let status = head
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .expect("a status");
-        (status, body.to_string())
-    }
-
-    /// The connection of a request sent, its response unread.
-    fn send(&self, method: &str, path: &str, body: &[u8]) -> TcpStream {
-        let mut stream = TcpStream::connect(&self.address).expect("connects");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(120)))
-            .expect("a timeout");
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-            self.address,
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).expect("sent");
-        stream.write_all(body).expect("sent");
-        stream
-    }
-
-    fn get(&self, path: &str) -> (u16, String) {
-        self.request("GET", path, b"")
-    }
-
-    fn json(&self, path: &str) -> serde_json::Value {
-        let (status, body) = self.get(path);
-        assert_eq!(status, 200, "{path}: {body}");
-        serde_json::from_str(&body).expect("JSON")
-    }
-
-    /// The searches running now.
-    fn running(&self) -> u64 {
-        self.json("/api/stats")["running"]
-            .as_u64()
-            .expect("a count")
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// `fifteen solve --json ARGS`'s object.
-fn solved(args: &[&str]) -> serde_json::Value {
+pub fn solved(args: &[&str]) -> serde_json::Value {
     let (_, stdout, stderr) = common::run(&[&["solve", "--json"], args].concat());
     serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{args:?}: {stdout}{stderr}"))
 }
 
 /// 3x3 positions, the last one of the two 31-movers.
-const EIGHTS: [&str; 3] = ["123456708", "436718052", "867254301"];
+pub const EIGHTS: [&str; 3] = ["123456708", "436718052", "867254301"];
 
 #[test]
 fn solve_answers_as_the_command_line() {
@@ -313,50 +228,4 @@ fn the_stream_tells_the_bound_lines_then_the_solution() {
     let answer: serde_json::Value = serde_json::from_str(told[bounds.len()]).expect("JSON");
     assert_eq!(answer["length"], 20);
     assert!(text.contains("event: solution"), "{text}");
-}
-
-/// `chromium --headless --dump-dom` of `url`; `None` without chromium (outside CI).
-fn dom(url: &str) -> Option<String> {
-    let output = std::process::Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--dump-dom",
-            "--virtual-time-budget=10000",
-            url,
-        ])
-        .stderr(Stdio::null())
-        .output();
-    match output {
-        Ok(output) if output.status.success() => {
-            Some(String::from_utf8_lossy(&output.stdout).into_owned())
-        }
-        _ => {
-            assert!(std::env::var_os("CI").is_none(), "under CI, chromium runs");
-            eprintln!("chromium is not available: the page is not checked");
-            None
-        }
-    }
-}
-
-#[test]
-fn the_page_shows_the_distances_in_a_browser() {
-    let server = Server::start(&[]);
-    for position in EIGHTS {
-        let Some(page) = dom(&server.url(&format!("/?position={position}"))) else {
-            return;
-        };
-        for metric in ["stm", "mtm"] {
-            let length = solved(&["--metric", metric, position])["length"].clone();
-            let attribute = format!("data-distance-{metric}=\"{length}\"");
-            assert!(page.contains(&attribute), "{attribute}: {page}");
-        }
-    }
-    let line = common::refused(&["solve", "12345678"]);
-    let Some(page) = dom(&server.url("/?position=12345678")) else {
-        return;
-    };
-    let error = format!("<div id=\"error\">{}</div>", line.trim());
-    assert!(page.contains(&error), "{error}: {page}");
 }
