@@ -3,11 +3,13 @@
 //! handler (or its event stream) holds, so a request dropped by its client stops its search;
 //! a refusal is a status and one line of text.
 
-use super::hints;
 use super::lanes::{CancelOnDrop, Server};
-use super::search::{self, Refusal, Request};
+use super::search::{self, Config, Refusal, Request};
+use super::{chart, hints};
+use crate::engine::Stop;
 use axum::body::Bytes;
 use axum::extract::{Query, State};
+use axum::http::header;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
@@ -39,27 +41,42 @@ pub async fn solve_body(State(server): State<Arc<Server>>, body: Bytes) -> Respo
 
 /// The answer to `request`, as JSON or as a refusal.
 async fn solved(server: Arc<Server>, request: Request) -> Response {
+    let solve = |config: &Config, request: &Request, stop: Arc<Stop>| {
+        search::solve(config, request, stop, None)
+    };
+    respond(searched(server, request, solve).await)
+}
+
+/// `job`'s answer to `request`, on a blocking thread of its lane, with a stop of its own that
+/// is raised if the request is dropped (its client gone).
+async fn searched<T: Send + 'static>(
+    server: Arc<Server>,
+    request: Request,
+    job: fn(&Config, &Request, Arc<Stop>) -> Result<T, Refusal>,
+) -> Result<T, Refusal> {
     let stop = server.stop();
     let _cancel = CancelOnDrop(stop.clone());
     let config = server.config.clone();
     let large = search::large(&request);
     let answer = server
-        .run(large, move || search::solve(&config, &request, stop, None))
+        .run(large, move || job(&config, &request, stop))
         .await;
-    respond(answer.and_then(|answer| answer))
+    answer.and_then(|answer| answer)
 }
 
 /// `GET /api/hints?position=P&goal=G&size=RxC&convention=C&heuristic=H`: the distance in both
 /// metrics and the moves that keep to an optimal path ([`hints::hints`]).
 pub async fn hints(State(server): State<Arc<Server>>, Query(request): Query<Request>) -> Response {
-    let stop = server.stop();
-    let _cancel = CancelOnDrop(stop.clone());
-    let config = server.config.clone();
-    let large = search::large(&request);
-    let answer = server
-        .run(large, move || hints::hints(&config, &request, stop))
-        .await;
-    respond(answer.and_then(|answer| answer))
+    respond(searched(server, request, hints::hints).await)
+}
+
+/// `GET /api/chart?position=P&metric=M&...`: the SVG chart of a `fifteen compare` run of every
+/// engine of the metric on the position ([`chart::chart`]).
+pub async fn chart(State(server): State<Arc<Server>>, Query(request): Query<Request>) -> Response {
+    match searched(server, request, chart::chart).await {
+        Ok(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
+        Err(refusal) => refusal.into_response(),
+    }
 }
 
 fn respond(answer: Result<serde_json::Value, Refusal>) -> Response {

@@ -10,6 +10,7 @@
 //! ([`crate::cli::kept`]).
 
 pub mod api;
+pub mod chart;
 pub mod hints;
 pub mod lanes;
 pub mod search;
@@ -30,6 +31,7 @@ pub fn router(server: Arc<lanes::Server>) -> axum::Router {
         .route("/api/solve", get(api::solve_query).post(api::solve_body))
         .route("/api/stream", get(api::stream))
         .route("/api/hints", get(api::hints))
+        .route("/api/chart", get(api::chart))
         .route("/api/scramble", get(api::scramble))
         .route("/api/stats", get(api::stats))
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))

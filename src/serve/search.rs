@@ -94,6 +94,13 @@ impl Request {
         let mut words: Vec<String> = ["fifteen", "solve", "--json", "--threads=1"]
             .map(String::from)
             .to_vec();
+        words.extend(self.options(config));
+        words
+    }
+
+    /// Its fields as the options of a command line (`solve`'s, `compare`'s), the position last.
+    pub fn options(&self, config: &Config) -> Vec<String> {
+        let mut words = Vec::new();
         if let Some(dir) = &config.tables {
             words.push(format!("--tables={}", dir.display()));
         }

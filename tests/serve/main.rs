@@ -229,3 +229,22 @@ fn the_stream_tells_the_bound_lines_then_the_solution() {
     assert_eq!(answer["length"], 20);
     assert!(text.contains("event: solution"), "{text}");
 }
+
+#[test]
+fn the_chart_is_a_compare_run() {
+    let server = Server::start(&[]);
+    let (status, svg) = server.get(&format!("/api/chart?position={}", EIGHTS[2]));
+    assert_eq!(status, 200, "{svg}");
+    let chart = roxmltree::Document::parse(&svg).expect("an SVG document");
+    assert_eq!(chart.root_element().tag_name().name(), "svg");
+    let texts: Vec<&str> = chart.descendants().filter_map(|n| n.text()).collect();
+    for engine in ["automaton", "ida", "bfs"] {
+        assert!(
+            texts.iter().any(|t| t.contains(engine)),
+            "{engine}: {texts:?}"
+        );
+    }
+    let line = common::refused(&["compare", "12345678"]);
+    let (status, body) = server.get("/api/chart?position=12345678");
+    assert_eq!((status, body.as_str()), (400, line.as_str()));
+}
