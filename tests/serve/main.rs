@@ -72,6 +72,15 @@ fn hints_give_both_distances_and_the_optimal_moves() {
             assert!(moves.iter().any(|hint| hint["optimal"] == true), "{hints}");
         }
     }
+    // Toward a goal whose blank is in the middle, in both metrics (MTM: the reference engine).
+    let toward = server.json(&format!("/api/hints?position={}&goal=123405678", EIGHTS[1]));
+    for metric in ["stm", "mtm"] {
+        let cli = solved(&["--metric", metric, "--goal", "123405678", EIGHTS[1]]);
+        assert_eq!(
+            toward[metric]["distance"], cli["length"],
+            "{metric}: {toward}"
+        );
+    }
     let goal = server.json("/api/hints?position=123456780");
     assert_eq!(goal["stm"]["distance"], 0);
     assert_eq!(goal["mtm"]["distance"], 0);
