@@ -2,17 +2,17 @@
 //! convention, gives the length a plain breadth-first search from that goal finds (every
 //! engine that serves the goal, both metrics), with moves that `apply --goal` replays from the
 //! start to the goal; a start of the other class gets Knuth's "Sorry" line (status 1); toward
-//! a goal whose blank is not in a corner the automaton searches with tables built for that
-//! goal, and the MTM automaton and the relabelled table, built for the corner, are refused in
-//! one line (status 2); `--file` and `--json` follow the goal too; errors in the goal's
+//! a goal whose blank is not in a corner the automata search (with tables built for that goal
+//! in STM), and the relabelled table, built for the corner, is refused in one line (status 2); `--file` and `--json` follow the goal too; errors in the goal's
 //! position name the goal.
 #![forbid(unsafe_code)]
 
 mod common;
 
-use common::{refused, run, solution};
+use common::{refused, run, scratch, solution};
 use fifteen::{Board, Convention, Direction, Position};
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::Path;
 
 /// The distances of every position from `goal`, single-tile moves (`jump` false) or runs along
 /// a line as one move (the multi-tile metric), by breadth-first search from the goal.
@@ -258,44 +258,92 @@ fn every_cell_of_3x3_and_4x4_is_a_goal_reached_in_the_fewest_moves() {
 }
 
 /// Toward a goal whose blank is not in a corner, what is built for the corner is refused in
-/// one line naming it: the MTM automaton (named with --engine) and the relabelled table; an
-/// MTM cross-check leaves the automaton out unless named. The STM automaton and the pattern
-/// databases serve such a goal (below).
+/// one line naming it: the relabelled table, by `solve` and `shard plan` (which writes no plan).
+/// The MTM automaton serves such a goal (its tiles named after their homes): it agrees with
+/// the reference engine node for node in a cross-check, and on Korf's instance toward a
+/// centre goal at the bound before the solution. The STM automaton and the pattern databases
+/// serve such a goal too (below).
 #[test]
 fn what_is_built_for_the_corner_is_refused_toward_another_goal() {
     let goal = "1234506789abcdef";
     let start = "d68cfe0ab7459132";
-    for (args, what) in [
-        (
-            vec!["--metric", "mtm", "--engine", "automaton"],
-            "the automaton engine",
-        ),
-        (
-            vec!["--metric", "mtm", "--heuristic", "relabel"],
-            "--heuristic relabel",
-        ),
-    ] {
-        let mut all = vec!["solve", "--goal", goal, start];
-        all.extend(&args);
+    let plan = scratch().join("refused-plan.json");
+    let plan = plan.to_str().expect("a path");
+    for command in [&["solve"][..], &["shard", "plan", "--out", plan]] {
+        let mut all = command.to_vec();
+        all.extend([
+            "--goal",
+            goal,
+            start,
+            "--metric",
+            "mtm",
+            "--heuristic",
+            "relabel",
+        ]);
         let (status, out, err) = run(&all);
-        assert_eq!((status, out.as_str()), (2, ""), "{args:?}");
+        assert_eq!((status, out.as_str()), (2, ""), "{all:?}");
         assert_eq!(
             err,
-            format!("{what} is built for goals with the blank in a corner; toward this goal the MTM ida and bfs engines search, with walking distance\n"),
+            "--heuristic relabel is built for goals with the blank in a corner; toward this goal the MTM engines search with walking distance\n",
         );
+        assert!(!Path::new(plan).exists());
     }
     let crosscheck = ["crosscheck", "--goal", "123405678", "--count", "20"];
-    for (metric, runs) in [("stm", 60), ("mtm", 40)] {
+    for metric in ["stm", "mtm"] {
         let (status, out, err) = run(&[&crosscheck[..], &["--metric", metric]].concat());
         assert_eq!(status, 0, "{err}");
-        assert_eq!(
-            out,
-            format!("20 positions, {runs} engine runs, 0 disagreements\n")
-        );
+        assert_eq!(out, "20 positions, 60 engine runs, 0 disagreements\n");
     }
-    let mtm_automaton = ["--metric", "mtm", "--engines", "automaton,ida"];
-    let err = refused(&[&crosscheck[..], &mtm_automaton].concat());
-    assert!(err.starts_with("the automaton engine is built for goals with the blank in a corner"));
+    // Korf's first instance toward the goal: the automaton and the reference engine, one
+    // thread, node for node in every bound completed within 3,000,000 nodes (23 to 29; the
+    // solution takes 35).
+    let limited = [
+        "--metric",
+        "mtm",
+        "--threads",
+        "1",
+        "--json",
+        "--max-nodes",
+        "3000000",
+    ];
+    let bounds: Vec<Vec<serde_json::Value>> = ["automaton", "ida"]
+        .iter()
+        .map(|engine| {
+            let args = [
+                &["solve", "--goal", goal, start, "--engine", engine][..],
+                &limited,
+            ];
+            let (status, out, err) = run(&args.concat());
+            assert_eq!(status, 3, "{engine}: {err}");
+            let report: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+            let bounds = report["bounds"].as_array().expect("bounds").clone();
+            assert_eq!(bounds.len(), 7, "{engine}: {out}");
+            bounds
+        })
+        .collect();
+    assert_eq!(bounds[0].len(), bounds[1].len());
+    for (a, b) in bounds[0].iter().zip(&bounds[1]) {
+        assert_eq!((&a["bound"], &a["nodes"]), (&b["bound"], &b["nodes"]));
+    }
+}
+
+/// `--stats` names the bound searched toward the goal: in MTM toward a goal off the corners,
+/// walking distance and its estimate toward the goal, the first bound (it named the
+/// relabelled 4x4 table, built for the last cell, which the search did not use, and gave
+/// 26; with `--heuristic walking`, 19: walking distance toward the last cell).
+#[test]
+fn stats_name_the_bound_searched_toward_the_goal() {
+    let goal = ["--goal", "1234506789abcdef", "61347528ad9be0fc"];
+    let (status, out, err) = run(&[&["solve", "--metric", "mtm", "--stats"][..], &goal].concat());
+    assert_eq!(status, 0, "{err}");
+    assert!(out.starts_with(" ... no solution with 17 moves ("), "{out}");
+    let line = "\nLower bound walking distance in MTM estimates 17 moves\n";
+    assert!(out.contains(line), "{out}");
+    let json = ["solve", "--metric", "mtm", "--json"];
+    let (status, out, err) = run(&[&json[..], &goal].concat());
+    assert_eq!(status, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+    assert_eq!(report["heuristic"], "walking", "{out}");
 }
 
 /// Issue 53: toward a goal with the blank on a centre cell, the automaton searches with pattern
@@ -514,12 +562,12 @@ fn crosscheck_checks_every_answer_toward_the_goal() {
 }
 
 /// `compare --goal` times the positions toward the goal, with the lengths of a breadth-first
-/// search from it; toward a goal whose blank is not in a corner (the centre), without the MTM
-/// automaton.
+/// search from it, by every engine of either metric, toward a goal whose blank is in a corner
+/// and one whose blank is in the centre.
 #[test]
 fn compare_times_the_positions_toward_the_goal() {
-    for (goal_text, engines) in [("213456780", [3, 3]), ("123405678", [3, 2])] {
-        compare_toward(goal_text, engines);
+    for goal_text in ["213456780", "123405678"] {
+        compare_toward(goal_text);
     }
     let err = refused(&["compare", "--goal", "0123456789abcdef", "--korf100"]);
     assert_eq!(
@@ -528,11 +576,11 @@ fn compare_times_the_positions_toward_the_goal() {
     );
 }
 
-/// `engines`: how many engines time each position in STM and in MTM.
-fn compare_toward(goal_text: &str, engines: [usize; 2]) {
+/// The three engines time each position in STM and in MTM.
+fn compare_toward(goal_text: &str) {
     let goal = Position::parse(goal_text, None, Convention::Knuth).expect("a goal");
     let stm = distances(goal, false);
-    for (metric, engines) in ["stm", "mtm"].into_iter().zip(engines) {
+    for metric in ["stm", "mtm"] {
         let args = [
             "compare", "--goal", goal_text, "--size", "3x3", "--random", "4", "--repeat", "1",
             "--json", "--metric", metric,
@@ -541,7 +589,7 @@ fn compare_toward(goal_text: &str, engines: [usize; 2]) {
         assert_eq!(status, 0, "{args:?}: {err}");
         let report: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
         let rows = report["rows"].as_array().expect("rows");
-        assert_eq!(rows.len(), 4 * engines, "{report}");
+        assert_eq!(rows.len(), 4 * 3, "{report}");
         let table = if metric == "mtm" {
             distances(goal, true)
         } else {

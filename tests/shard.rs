@@ -233,8 +233,13 @@ fn shard(position: &str, flags: &[&str], way: Way) -> (Answer, usize, usize) {
 
 /// Solve and shard agree on `position`; the cut gave at least `least` items in some bound.
 fn agree(position: &str, flags: &[&str], least: usize) {
+    agree_cut(position, flags, least, ONE_BY_ONE);
+}
+
+/// [`agree`], the bounds cut and run `way`.
+fn agree_cut(position: &str, flags: &[&str], least: usize, way: Way) {
     let one = solve(position, flags);
-    let (sharded, most, _) = shard(position, flags, ONE_BY_ONE);
+    let (sharded, most, _) = shard(position, flags, way);
     assert_eq!(sharded, one, "{position} {flags:?}");
     assert!(one.lines.iter().any(|l| l.starts_with("Solution in")));
     assert!(most >= least, "{position} {flags:?}: at most {most} items");
@@ -276,6 +281,55 @@ fn shards_give_every_solution_of_one_thread_with_all() {
     agree("867254301", &["--heuristic", "manhattan", "--all"], 200);
 }
 
+/// A cut of a few dozen items, each run by a process of its own.
+const A_FEW: Way = Way {
+    wanted: 30,
+    split: false,
+    batch: 0,
+};
+
+#[test]
+fn shards_give_the_answer_of_one_thread_in_mtm() {
+    // Walking distance on 3x3, the relabelled table on 4x4 (the default), both engines;
+    // bounds are N moves, the next the least g + h cut off anywhere.
+    agree_cut("473016825", &["--metric", "mtm"], 30, A_FEW);
+    agree_cut(
+        "473016825",
+        &["--metric", "mtm", "--engine", "ida"],
+        30,
+        A_FEW,
+    );
+    agree_cut("26071e5349afcdb8", &["--metric", "mtm"], 30, A_FEW);
+    let walking = [
+        "--metric",
+        "mtm",
+        "--heuristic",
+        "walking",
+        "--engine",
+        "ida",
+    ];
+    agree_cut("61347528ad9be0fc", &walking, 30, A_FEW);
+    // 2 and 4 optimal solutions, in one thread's order.
+    agree_cut("867254301", &["--metric", "mtm", "--all"], 30, A_FEW);
+    let all = ["--metric", "mtm", "--all", "--engine", "ida"];
+    agree_cut("473016825", &all, 30, A_FEW);
+}
+
+#[test]
+fn shards_give_the_answer_of_one_thread_toward_another_goal() {
+    // The goal's blank in a corner, and off the corners (tables built for that goal; in MTM
+    // the reference engine with walking distance); solutions in the start's tiles.
+    let corner = ["--goal", "012345678", "--heuristic", "manhattan"];
+    agree_cut("867254301", &corner, 30, A_FEW);
+    agree_cut("867254301", &["--goal", "123405678"], 1, A_FEW);
+    let centre = ["--goal", "123405678", "--metric", "mtm"];
+    agree_cut("867254301", &centre, 30, A_FEW);
+    let tables = ["--goal", "1234506789abcdef", "--heuristic", "5-5-5"];
+    agree_cut("61347528ad9be0fc", &tables, 30, A_FEW);
+    let mtm = ["--goal", "1234506789abcdef", "--metric", "mtm"];
+    agree_cut("61347528ad9be0fc", &mtm, 30, A_FEW);
+}
+
 #[test]
 fn shards_give_the_answer_of_one_thread_on_5x5() {
     agree(
@@ -287,8 +341,9 @@ fn shards_give_the_answer_of_one_thread_on_5x5() {
 
 #[test]
 fn cuts_deeper_in_places_and_batches_of_items_give_the_answer_of_one_thread() {
-    let cases: [(&str, &[&str]); 3] = [
+    let cases: [(&str, &[&str]); 4] = [
         ("96d4103f72c5eab8", &["--heuristic", "5-5-5"]),
+        ("61347528ad9be0fc", &["--metric", "mtm"]),
         (
             "26071e5349afcdb8",
             &["--heuristic", "manhattan", "--engine", "ida"],

@@ -15,6 +15,8 @@ def shard_plan(
     *,
     size=None,
     convention=None,
+    metric=None,
+    goal=None,
     engine=None,
     heuristic=None,
     tables=None,
@@ -22,14 +24,16 @@ def shard_plan(
     split=None,
     all=False,
 ):
-    """The plan of one bound of `position` (the first without `bound`, else H+S as `solve`
-    prints it) cut into at least `items` subtrees, as JSON text (`split`: the path of a JSON
+    """The plan of one bound of `position` (the first without `bound`, else as `solve`
+    prints it: H+S, in MTM N) cut into at least `items` subtrees, as JSON text (`split`: the path of a JSON
     list of places to cut deeper, as `fifteen shard plan --split`). Raises `NoSolution` for a
     position that cannot reach the goal."""
     words = position_words(position)
     words += flags(
         size=size,
         convention=convention,
+        metric=metric,
+        goal=goal,
         engine=engine,
         heuristic=heuristic,
         tables=tables,

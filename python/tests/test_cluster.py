@@ -102,9 +102,9 @@ class Cluster:
             security = Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key)
         return Client(self.address, security=security, timeout=60)
 
-    def driver(self, position, *flags, env=None):
+    def driver(self, position, *flags, env=None, heuristic="manhattan"):
         command = [sys.executable, "-m", "fifteen.dask", "solve", position]
-        command += ["--heuristic", "manhattan", "--items", "60", "--task-nodes", "1"]
+        command += ["--heuristic", heuristic, "--items", "60", "--task-nodes", "1"]
         command += ["--scheduler", self.address, *self.tls, *flags]
         return subprocess.Popen(
             command,
@@ -184,6 +184,23 @@ def test_prune_and_all_give_the_lines_of_one_thread(cluster):
         assert untimed(stdout) == one_thread(SMALL, "--heuristic", "manhattan", *flags), flags
     stdout, _ = finish(running.driver(SMALL, "--all"))
     assert re.fullmatch(r"\d+ optimal solutions?", untimed(stdout)[-1]), stdout
+
+
+def test_mtm_and_another_goal_give_the_lines_of_one_thread(cluster):
+    """Issue 53: the driver takes solve's --metric and --goal: in MTM (its bounds N moves,
+    each the least g + h cut off), toward a goal whose blank is not in a corner, and both."""
+    running = cluster()
+    wait_workers(running, 2)
+    goal = ["--goal", "1234506789abcdef"]
+    for flags, heuristic in (
+        (["--metric", "mtm"], "walking"),
+        (goal, "manhattan"),
+        (["--metric", "mtm", *goal], "walking"),
+    ):
+        stdout, _ = finish(running.driver(SMALL, *flags, heuristic=heuristic))
+        expected = one_thread(SMALL, "--heuristic", heuristic, *flags)
+        assert untimed(stdout) == expected, flags
+        assert len(expected) >= 3 and expected[-1].startswith("Solution in "), expected
 
 
 def processing_worker(client):

@@ -17,6 +17,7 @@ use super::solve::{convention_hint, SolveArgs};
 use super::Failure;
 use crate::board::Board;
 use crate::engine::{Cause, EngineError, Live, SearchOutcome, Stopped};
+use crate::goal::Goal;
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use std::collections::HashMap;
@@ -179,7 +180,10 @@ pub fn run(args: &SolveArgs, file: &Path, engine_given: bool) -> Result<(), Fail
     let mut heuristics: HashMap<Board, Heuristic> = HashMap::new();
     solve_lines(args, file, &mut |start, live| {
         let board = start.board();
-        if let Err(message) = solver.check_board(board) {
+        let on_board = goal
+            .as_ref()
+            .filter(|goal| goal.position().board() == board);
+        if let Err(message) = solver.check_board(on_board.map_or(board, Goal::searched)) {
             return Ok(Line::Bad(message));
         }
         match super::solve::reachable(start, goal.as_ref()) {
@@ -188,7 +192,7 @@ pub fn run(args: &SolveArgs, file: &Path, engine_given: bool) -> Result<(), Fail
             Ok(true) => {}
         }
         // Tables are built toward the goal (see crate::goal).
-        let board = goal.as_ref().map_or(board, crate::goal::Goal::searched);
+        let board = goal.as_ref().map_or(board, Goal::searched);
         let heuristic = match heuristics.get(&board) {
             Some(h) => h.clone(),
             None => match solver.heuristic(args, board, false) {

@@ -502,7 +502,7 @@ fn stm_engines(args: &CompareArgs) -> Result<(Vec<Contestant>, bool), Failure> {
     } else {
         vec![Choice::Manhattan]
     };
-    let kinds = goal_kinds(args, Metric::Stm, EngineKind::value_variants())?;
+    let kinds = goal_kinds(args)?;
     Ok(engines(args, &kinds, &heuristics))
 }
 
@@ -520,7 +520,7 @@ fn mtm_engines(args: &CompareArgs, positions: &Labelled) -> Result<Vec<Contestan
         let error = crate::engine::EngineError::CornerGoal("--heuristic relabel".into());
         return Err(Failure::BadInput(error.to_string()));
     }
-    let kinds = goal_kinds(args, Metric::Mtm, EngineKind::value_variants())?;
+    let kinds = goal_kinds(args)?;
     kinds
         .into_iter()
         .map(|kind| {
@@ -718,21 +718,20 @@ fn choose_published(
 /// Positions with the labels they are shown under.
 type Labelled = Vec<(String, Position)>;
 
-/// The engines of `args` toward its goal in `metric` (see [`super::GoalArgs::kinds`]), of
-/// those `all`; toward a goal whose blank is not in a corner, peers (given the standard problem
-/// as text, which cannot say where the goal's blank is) are refused in one line.
-fn goal_kinds(
-    args: &CompareArgs,
-    metric: Metric,
-    all: &[EngineKind],
-) -> Result<Vec<EngineKind>, Failure> {
+/// The engines of `args` (all of them when none is named); toward a goal whose blank is not in
+/// a corner, peers (given the standard problem as text, which cannot say where the goal's
+/// blank is) are refused in one line.
+fn goal_kinds(args: &CompareArgs) -> Result<Vec<EngineKind>, Failure> {
     let goal = args.goal.read(args.size, args.convention)?;
     if goal.as_ref().is_some_and(|goal| !goal.in_corner()) && !args.peer.is_empty() {
         return Err(Failure::BadInput(
             "--peer is given each position as its standard problem, which has the blank's goal in the last cell; toward a goal with the blank elsewhere, leave --peer out".into(),
         ));
     }
-    super::GoalArgs::kinds(goal.as_ref(), metric, &args.selection.engines, all)
+    Ok(match args.selection.engines.as_slice() {
+        [] => EngineKind::value_variants().to_vec(),
+        named => named.to_vec(),
+    })
 }
 
 /// The positions to run, each with the label it is shown under (at most [`MAX_RANDOM`] random

@@ -102,12 +102,10 @@ pub fn run_to(
         Metric::Mtm => Some(mtm_config(args)?),
     };
     let goal = args.goal.read(Some(args.size), Convention::Knuth)?;
-    let kinds = super::GoalArgs::kinds(
-        goal.as_ref(),
-        args.metric,
-        &args.selection.engines,
-        EngineKind::value_variants(),
-    )?;
+    let kinds = match args.selection.engines.as_slice() {
+        [] => EngineKind::value_variants(),
+        named => named,
+    };
     let engines = kinds
         .iter()
         .map(|&kind| {

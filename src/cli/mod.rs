@@ -26,6 +26,7 @@ pub mod plan;
 pub mod scramble;
 pub mod serve;
 pub mod shard;
+pub mod shard_search;
 pub mod sliding;
 pub mod solve;
 pub mod tables;
@@ -115,8 +116,8 @@ pub struct GoalArgs {
     /// same --size and --convention): any position of the board, of either parity, the blank
     /// anywhere (a start of the other parity has no solution). With the blank in a corner,
     /// every engine and table serves it unchanged; elsewhere the tables are built for that
-    /// goal, and in MTM the ida engine searches (bfs when named) with walking distance, the
-    /// MTM automaton and the relabelled table being built for the corner.
+    /// goal, and in MTM the engines search with walking distance, the relabelled table being
+    /// built for the corner.
     #[arg(long, value_name = "POSITION")]
     pub goal: Option<String>,
 }
@@ -144,31 +145,6 @@ impl GoalArgs {
     ) -> bool {
         self.read(board, convention)
             .is_ok_and(|goal| goal.is_some_and(|goal| !goal.in_corner()))
-    }
-
-    /// The engines `kinds` (all of them when `None` was named) that search toward `goal` in
-    /// `metric`: toward a goal whose blank is not in a corner, the MTM automaton is refused
-    /// when named and left out when not.
-    pub fn kinds(
-        goal: Option<&crate::goal::Goal>,
-        metric: crate::mtm::Metric,
-        named: &[EngineKind],
-        all: &[EngineKind],
-    ) -> Result<Vec<EngineKind>, Failure> {
-        let off_corner = goal.is_some_and(|goal| !goal.in_corner());
-        if !off_corner || metric != crate::mtm::Metric::Mtm {
-            return Ok(if named.is_empty() { all } else { named }.to_vec());
-        }
-        if named.contains(&EngineKind::Automaton) {
-            let automaton = crate::engine::EngineError::CornerGoal("the automaton engine".into());
-            return Err(Failure::BadInput(automaton.to_string()));
-        }
-        let kinds = if named.is_empty() { all } else { named };
-        Ok(kinds
-            .iter()
-            .copied()
-            .filter(|&kind| kind != EngineKind::Automaton)
-            .collect())
     }
 
     /// `engine`, searching toward the goal if there is one.
@@ -596,18 +572,11 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // With --metric mtm, `solve` picks the reference MTM engine unless --engine was given.
+    // Whether `solve --engine` was given: MTM's default engine depends on the board (plan.rs).
     let engine_given = engine_given(&matches);
     // In this process (not in the Python package's) Ctrl-C stops a search (live.rs).
     live::catch_interrupts();
-    let (command, engine_given) = match cli.command {
-        Command::Solve(mut args) => match toward_off_corner(&mut args, engine_given) {
-            Ok(engine_given) => (Command::Solve(args), engine_given),
-            Err(failure) => return ExitCode::from(report(Err(failure))),
-        },
-        command => (command, engine_given),
-    };
-    let result = match command {
+    let result = match cli.command {
         // `solve --file` is batch.rs's; it plans its searches as solve.rs does (plan.rs),
         // which knows nothing of it. Each command takes either metric.
         Command::Solve(args) => match &args.file {
@@ -631,29 +600,6 @@ pub fn main() -> ExitCode {
     };
     let result = result.and_then(|()| finish());
     ExitCode::from(report(result))
-}
-
-/// `solve --metric mtm` toward a goal whose blank is not in a corner (see [`crate::goal`]): the
-/// reference engine unless `--engine` was given (the MTM automaton is built for the last cell),
-/// and walking distance (the relabelled table is refused). Returns whether the engine is now
-/// given.
-fn toward_off_corner(args: &mut solve::SolveArgs, engine_given: bool) -> Result<bool, Failure> {
-    use crate::heuristic::store::Choice;
-    let mtm = args.metric == crate::mtm::Metric::Mtm;
-    if !mtm || !args.goal.off_corner(args.board.size, args.board.convention) {
-        return Ok(engine_given);
-    }
-    if !engine_given {
-        args.engine = EngineKind::Ida;
-    }
-    if let Some(Choice::Tables(name)) = &args.heuristic.heuristic {
-        if name != "walking" {
-            let tables = format!("--heuristic {name}");
-            let error = crate::engine::EngineError::CornerGoal(tables);
-            return Err(Failure::BadInput(error.to_string()));
-        }
-    }
-    Ok(true)
 }
 
 /// Writes a command's failure where it belongs and returns the exit status:

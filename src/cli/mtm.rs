@@ -52,9 +52,16 @@ pub fn solve_kind(named: Option<EngineKind>, board: Option<Board>) -> EngineKind
     }
 }
 
-/// Refuses `--heuristic relabel` on a board other than 4x4, in `solve`'s words.
+/// Refuses `--heuristic relabel` on a board other than 4x4, or toward a goal whose blank is not
+/// in a corner (`board` the one searched, see [`crate::goal`]), in `solve`'s words.
 pub fn check_board(config: &Config, board: Board) -> Result<(), String> {
-    if config.bound == BoundChoice::Relabel && board != Board::fifteen() {
+    let fifteen = Board::fifteen();
+    let sized = (board.rows(), board.cols()) == (fifteen.rows(), fifteen.cols());
+    if config.bound == BoundChoice::Relabel && sized && board != fifteen {
+        let error = crate::engine::EngineError::CornerGoal("--heuristic relabel".into());
+        return Err(error.to_string());
+    }
+    if config.bound == BoundChoice::Relabel && board != fifteen {
         return Err(format!(
             "--heuristic relabel is a 4x4 table; a {board} board has walking distance (the default)"
         ));

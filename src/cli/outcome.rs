@@ -82,7 +82,7 @@ fn guide(start: &Position, args: &SolveArgs, solver: &Solver, search: &Search) -
             estimate: heuristic.estimate(&searched),
         },
         Solver::Mtm { config, .. } => {
-            let (name, bound) = super::mtm::lower_bound(start.board(), config);
+            let (name, bound) = super::mtm::lower_bound(searched.board(), config);
             Guide {
                 heuristic: name.to_string(),
                 lower_bound: Some(bound.name()),

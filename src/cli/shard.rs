@@ -2,19 +2,21 @@
 //! machines, with the answer of one thread. `plan` writes the bound's cut (the items of
 //! `engine::parallel`, in the engine's order) and what a worker must match to JSON; `run`
 //! searches one item and writes its result; `merge` reads the results and prints the bound's
-//! answer as `fifteen solve --threads 1` finds it, and the next bound to plan.
+//! answer as `fifteen solve --threads 1` finds it, and the next bound to plan. In either metric
+//! and toward any goal: what a plan searches is [`super::shard_search`]'s.
 //!
 //! Plans and results are written atomically (a temporary file beside the target, then
 //! renamed), and a result is the same bytes for the same plan and item, so a task run twice,
 //! or by two workers, does no harm.
 
+use super::shard_search::{ItemFound, Problem, Searcher};
 use super::{Failure, HeuristicArgs};
 use crate::board::Board;
-use crate::engine::parallel::{self, Found, Kind};
+use crate::engine::parallel::{self, Found};
 use crate::engine::{automaton, shard, EngineKind, Solution};
 use crate::heuristic::store::Choice;
-use crate::heuristic::Heuristic;
-use crate::position::{Convention, Position};
+use crate::mtm::Metric;
+use crate::position::{Convention, MoveNotation, Position};
 use crate::prune::Prune;
 use clap::{Args, Subcommand, ValueEnum};
 use serde::{Deserialize, Serialize};
@@ -53,9 +55,19 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub board: super::BoardArgs,
 
-    /// Which IDA* engine's order the items follow and which engine searches them.
-    #[arg(long, value_enum, default_value_t = EngineKind::Automaton)]
-    pub engine: EngineKind,
+    /// How moves are counted, as for `solve`: stm, or mtm (the multi-tile metric: its bounds
+    /// are N moves, its lower bound `--heuristic walking`, `relabel` or `default`).
+    #[arg(long, value_enum, default_value_t = Metric::Stm)]
+    pub metric: Metric,
+
+    #[command(flatten)]
+    pub goal: super::GoalArgs,
+
+    /// Which IDA* engine's order the items follow and which engine searches them (default:
+    /// automaton; in MTM, ida where the automaton is not generated or toward a goal whose blank
+    /// is not in a corner).
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineKind>,
 
     #[command(flatten)]
     pub heuristic: HeuristicArgs,
@@ -133,17 +145,30 @@ pub struct Plan {
     pub board: String,
     pub position: String,
     pub convention: String,
+    /// `mtm` for the multi-tile metric (absent: stm).
+    #[serde(default, skip_serializing_if = "is_stm")]
+    pub metric: Metric,
+    /// The goal, written as the position is (absent: the convention's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<String>,
     pub engine: String,
     pub heuristic: String,
     /// The duplicate pruning searched with (`fsm` or `none`).
     pub prune: String,
     /// The CRC-32 (hex) of each table the heuristic reads, in the partition's order.
     pub tables: Vec<String>,
-    /// The bound as `solve` prints it (H+S, H - S the Manhattan distance).
+    /// The bound as `solve` prints it (H+S, H - S the Manhattan distance; MTM: N).
     pub bound: String,
-    /// The bound as the engine searches it: happy and sad moves, `happy - sad` the estimate.
+    /// The bound as the engine searches it: happy and sad moves, `happy - sad` the estimate
+    /// (MTM: the bound in `happy`, and `sad` 0).
     pub happy: u32,
     pub sad: u32,
+    /// MTM: the start's lower bound, the first bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<u32>,
+    /// MTM: the least `g + h` that the walk above the cut cut off (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<u32>,
     /// Every solution (items searched to the end), or the first.
     pub all: bool,
     /// Nodes generated above the cut (the root not counted).
@@ -152,14 +177,25 @@ pub struct Plan {
 }
 
 /// An item of the cut: the nodes one thread generates before it, the moves (pieces pushed)
-/// from the start to its root, and the happy and sad moves left there; with none left, the
-/// moves are a solution met above the cut.
+/// from the start to its root, and the happy and sad moves left there (MTM: the moves left in
+/// `happy`); with none left, the moves are a solution met above the cut.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PlanItem {
     pub before: u64,
     pub moves: Vec<u8>,
     pub happy: u32,
     pub sad: u32,
+}
+
+impl From<(u64, Vec<u8>, u32, u32)> for PlanItem {
+    fn from((before, moves, happy, sad): (u64, Vec<u8>, u32, u32)) -> PlanItem {
+        PlanItem {
+            before,
+            moves,
+            happy,
+            sad,
+        }
+    }
 }
 
 impl PlanItem {
@@ -186,6 +222,13 @@ pub struct ShardResult {
     pub nodes: u64,
     /// The solutions (every one with the plan's `all`, else the first), as moves from the start.
     pub solutions: Vec<Vec<u8>>,
+    /// MTM: the least `g + h` cut off below the item (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<u32>,
+}
+
+fn is_stm(metric: &Metric) -> bool {
+    *metric == Metric::Stm
 }
 
 pub fn run(args: &ShardArgs) -> Result<(), Failure> {
@@ -200,9 +243,22 @@ fn bad(message: impl Into<String>) -> Failure {
     Failure::BadInput(message.into())
 }
 
-/// The bound `text` (H+S as `solve` prints it) of `start` with estimate `h`, as the engine's
-/// happy and sad moves.
-fn parse_bound(text: &str, start: &Position, h: u32) -> Result<(u32, u32), Failure> {
+/// The bound `text` as `solve` prints it in `metric` (H+S; MTM: N) of `start` with estimate
+/// `h`, as the engine's happy and sad moves (MTM: the bound and 0).
+fn parse_bound(
+    metric: Metric,
+    text: &str,
+    start: &Position,
+    h: u32,
+) -> Result<(u32, u32), Failure> {
+    if metric == Metric::Mtm {
+        return match text.trim().parse::<u32>() {
+            Ok(bound) if bound >= h => Ok((bound, 0)),
+            _ => Err(bad(format!(
+                "--bound {text} is not a bound of this position: MTM bounds are N moves, from {h} up"
+            ))),
+        };
+    }
     let manhattan = start.manhattan() as u32;
     let first = ((h + manhattan) / 2, (h - manhattan.min(h)) / 2);
     let wrong = || {
@@ -236,14 +292,6 @@ fn name<T: ValueEnum>(value: &T) -> String {
         .map_or_else(String::new, |v| v.get_name().to_string())
 }
 
-fn checksums(heuristic: &Heuristic) -> Vec<String> {
-    heuristic
-        .checksums()
-        .iter()
-        .map(|crc| format!("{crc:08x}"))
-        .collect()
-}
-
 fn plan(args: &PlanArgs) -> Result<(), Failure> {
     let plan = make_plan(args)?;
     save(&args.out, &plan)?;
@@ -268,11 +316,6 @@ fn plan(args: &PlanArgs) -> Result<(), Failure> {
 /// The plan of `args` (its `out` is not written): the bound's cut and what a worker must
 /// match, its id the checksum of the rest.
 pub fn make_plan(args: &PlanArgs) -> Result<Plan, Failure> {
-    if args.engine == EngineKind::Bfs {
-        return Err(bad(
-            "shard cuts the bounds of the IDA* engines: --engine automaton or ida, not bfs",
-        ));
-    }
     let mut splits = shard::Splits::default();
     if let Some(path) = &args.split {
         let wanted: Vec<Split> = load(path, "list of splits")?;
@@ -281,19 +324,21 @@ pub fn make_plan(args: &PlanArgs) -> Result<Plan, Failure> {
         }
     }
     let text = args.position.join(" ");
-    let start = Position::parse(&text, args.board.size, args.board.convention)
-        .map_err(Failure::bad_input)?;
-    if !start.is_solvable() {
+    let convention = args.board.convention;
+    let start = Position::parse(&text, args.board.size, convention).map_err(Failure::bad_input)?;
+    let goal = args.goal.read(Some(start.board()), convention)?;
+    let problem = Problem::new(start, convention, goal)?;
+    let engine = problem.engine(args.metric, args.engine)?;
+    if !problem.searched.is_solvable() {
         return Err(Failure::NoSolution(
             crate::engine::EngineError::Unsolvable.to_string(),
         ));
     }
-    let heuristic = args
-        .heuristic
-        .resolve(start.board(), Choice::Default, true)?;
-    let h = heuristic.estimate(&start);
+    let searched = &problem.searched;
+    let searcher = Searcher::new(args.metric, &args.heuristic, args.all, searched.board())?;
+    let h = searcher.estimate(searched);
     let (happy, sad) = match &args.bound {
-        Some(text) => parse_bound(text, &start, h)?,
+        Some(text) => parse_bound(args.metric, text, searched, h)?,
         None => (h, 0),
     };
     // The automaton's stack holds no longer paths; the reference engine would not end.
@@ -303,58 +348,40 @@ pub fn make_plan(args: &PlanArgs) -> Result<Plan, Failure> {
             automaton::MAX_LENGTH
         )));
     }
-    let machine = args.heuristic.machine(&heuristic, args.all)?;
-    let prune = if machine.is_none() {
-        Prune::None
-    } else {
-        Prune::Fsm
-    };
-    let bound = (happy, sad);
-    let (above, items) = shard::plan(
-        args.engine,
-        &heuristic,
-        &machine,
-        &start,
-        bound,
-        args.items as usize,
-        &splits,
-    )
-    .map_err(Failure::bad_input)?;
-    if let Some(damage) = heuristic.damage() {
+    let wanted = args.items as usize;
+    let bound = ((happy, sad), args.all);
+    let (above, next, items) = searcher.cut(engine, searched, bound, wanted, &splits)?;
+    if let Some(damage) = searcher.damage() {
         return Err(bad(damage));
     }
-    let items: Vec<PlanItem> = items
-        .into_iter()
-        .map(|item| match item.kind {
-            Kind::Subtree(subtree) => PlanItem {
-                before: item.before,
-                moves: subtree.path,
-                happy: subtree.happy,
-                sad: subtree.sad,
-            },
-            Kind::Solution(moves) => PlanItem {
-                before: item.before,
-                moves,
-                happy: 0,
-                sad: 0,
-            },
-        })
-        .collect();
-    let (knuth_happy, knuth_sad) = knuth_bound(&start, happy, sad);
+    let (bound, estimate) = match args.metric {
+        Metric::Stm => {
+            let (knuth_happy, knuth_sad) = knuth_bound(searched, happy, sad);
+            (format!("{knuth_happy}+{knuth_sad}"), None)
+        }
+        Metric::Mtm => (happy.to_string(), Some(h)),
+    };
     let mut plan = Plan {
         format: PLAN_FORMAT.into(),
         id: String::new(),
         version: crate::VERSION.into(),
         board: start.board().to_string(),
-        position: start.notation(args.board.convention),
-        convention: name(&args.board.convention),
-        engine: name(&args.engine),
-        heuristic: heuristic.name(),
-        prune: prune.name().into(),
-        tables: checksums(&heuristic),
-        bound: format!("{knuth_happy}+{knuth_sad}"),
+        position: start.notation(convention),
+        convention: name(&convention),
+        metric: args.metric,
+        goal: problem
+            .goal
+            .as_ref()
+            .map(|goal| goal.position().notation(convention)),
+        engine: name(&engine),
+        heuristic: searcher.name(),
+        prune: searcher.prune().name().into(),
+        tables: searcher.checksums(),
+        bound,
         happy,
         sad,
+        estimate,
+        next,
         all: args.all,
         above,
         items,
@@ -408,15 +435,21 @@ pub fn read_plan(text: &str, name: &str) -> Result<Plan, Failure> {
     check_format(plan, name)
 }
 
-/// The start position of `plan` (named `name`) and its convention.
-fn plan_start(plan: &Plan, name: &str) -> Result<(Position, Convention), Failure> {
+/// The problem of `plan` (named `name`): its start, convention and goal.
+fn plan_problem(plan: &Plan, name: &str) -> Result<Problem, Failure> {
     let damaged = |what: &str| bad(format!("{name}: the plan's {what} cannot be read"));
     let board: Board = plan.board.parse().map_err(|_| damaged("board"))?;
     let convention =
         Convention::from_str(&plan.convention, false).map_err(|_| damaged("convention"))?;
     let start = Position::parse(&plan.position, Some(board), convention)
         .map_err(|_| damaged("position"))?;
-    Ok((start, convention))
+    let goal = match &plan.goal {
+        Some(goal) => {
+            Some(crate::goal::parse(goal, Some(board), convention).map_err(|_| damaged("goal"))?)
+        }
+        None => None,
+    };
+    Problem::new(start, convention, goal).map_err(|_| damaged("goal"))
 }
 
 fn run_item(args: &RunArgs) -> Result<(), Failure> {
@@ -450,36 +483,32 @@ fn check_version(plan: &Plan, name: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The heuristic that `plan` (named `name`) was cut with, from the tables in `tables` (default:
-/// `$FIFTEEN_TABLES`, else the cache), if they are the plan's; and the pruning machine.
-pub fn plan_heuristic(
-    plan: &Plan,
-    name: &str,
-    tables: Option<&Path>,
-) -> Result<(Heuristic, std::sync::Arc<crate::prune::Machine>), Failure> {
+/// What `plan` (named `name`) was cut with: its metric's searcher, from the tables in `tables`
+/// (default: `$FIFTEEN_TABLES`, else the cache), if they are the plan's.
+pub fn plan_heuristic(plan: &Plan, name: &str, tables: Option<&Path>) -> Result<Searcher, Failure> {
     check_version(plan, name)?;
-    let (start, _) = plan_start(plan, name)?;
+    let problem = plan_problem(plan, name)?;
     let choice: Choice = plan.heuristic.parse().map_err(bad)?;
     let prune = Prune::from_str(&plan.prune, false)
         .map_err(|_| bad(format!("{name}: unknown pruning {:?}", plan.prune)))?;
-    let machine = super::machine(prune, tables);
     let args = HeuristicArgs {
         heuristic: Some(choice),
         tables: tables.map(Path::to_path_buf),
-        prune: None,
+        prune: Some(prune),
     };
-    let heuristic = args.resolve(start.board(), Choice::Default, true)?;
-    let ours = checksums(&heuristic);
-    if heuristic.name() != plan.heuristic || ours != plan.tables {
+    let searched = problem.searched.board();
+    let searcher = Searcher::new(plan.metric, &args, plan.all, searched)?;
+    let ours = searcher.checksums();
+    if searcher.name() != plan.heuristic || ours != plan.tables {
         return Err(bad(format!(
             "{name}: this worker's {} tables (checksums {}) are not the plan's ({} {}): build them from the same binary, or share the planner's",
-            heuristic.name(),
+            searcher.name(),
             ours.join(","),
             plan.heuristic,
             plan.tables.join(",")
         )));
     }
-    Ok((heuristic, machine))
+    Ok(searcher)
 }
 
 /// Searches the items `items` of `plan` (named `name` in messages) in this order, with the
@@ -495,7 +524,7 @@ pub fn run_items(
     each: &mut dyn FnMut(ShardResult) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     check_version(plan, name)?;
-    let (start, _) = plan_start(plan, name)?;
+    let problem = plan_problem(plan, name)?;
     let engine = EngineKind::from_str(&plan.engine, false)
         .map_err(|_| bad(format!("{name}: unknown engine {:?}", plan.engine)))?;
     for &i in items {
@@ -506,7 +535,8 @@ pub fn run_items(
             }));
         }
     }
-    let (heuristic, machine) = plan_heuristic(plan, name, tables)?;
+    let searcher = plan_heuristic(plan, name, tables)?;
+    let bound = ((plan.happy, plan.sad), plan.all);
     // The earliest item seen to hold a solution: one thread searches nothing after it.
     let mut first = usize::MAX;
     for &i in items {
@@ -515,31 +545,21 @@ pub fn run_items(
         }
         let item = &plan.items[i];
         let found = if item.is_solution() {
-            Found {
-                nodes: 0,
-                solutions: vec![item.moves.clone()],
+            ItemFound {
+                found: Found {
+                    nodes: 0,
+                    solutions: vec![item.moves.clone()],
+                },
+                next: None,
             }
         } else {
-            let subtree = shard::subtree(
-                &heuristic,
-                &machine,
-                &start,
-                &item.moves,
-                item.happy,
-                item.sad,
-            )
-            .ok_or_else(|| {
-                bad(format!(
-                    "{name}: item {i} does not lead to a node of the bound (the plan was changed)"
-                ))
-            })?;
-            let searched = match stop {
-                None => shard::search(engine, &heuristic, &machine, &subtree, plan.all).map(Some),
-                Some(stop) => {
-                    shard::search_stopping(engine, &heuristic, &machine, &subtree, plan.all, stop)
-                }
-            };
-            match searched.map_err(Failure::bad_input)? {
+            let searched = searcher
+                .search(engine, &problem.searched, item, bound, stop)
+                .map_err(|failure| match failure {
+                    Failure::BadInput(why) => bad(format!("{name}: item {i} {why}")),
+                    other => other,
+                })?;
+            match searched {
                 Some(found) => found,
                 None => {
                     let bound = &plan.bound;
@@ -557,9 +577,10 @@ pub fn run_items(
                 }
             }
         };
-        if let Some(damage) = heuristic.damage() {
+        if let Some(damage) = searcher.damage() {
             return Err(bad(damage));
         }
+        let ItemFound { found, next } = found;
         if !found.solutions.is_empty() {
             first = first.min(i);
         }
@@ -569,6 +590,7 @@ pub fn run_items(
             item: i,
             nodes: found.nodes,
             solutions: found.solutions,
+            next,
         })?;
     }
     Ok(())
@@ -598,8 +620,10 @@ pub fn merge_lines(
     name: &str,
     results: Vec<(String, ShardResult)>,
 ) -> Result<Vec<String>, Failure> {
-    let (start, convention) = plan_start(plan, name)?;
+    let problem = plan_problem(plan, name)?;
     let mut slots: Vec<Option<Found>> = vec![None; plan.items.len()];
+    // MTM: the least g + h cut off, above the cut and below each item with a result.
+    let mut next = plan.next;
     for (file, result) in results {
         if result.format != RESULT_FORMAT || result.plan != plan.id {
             return Err(bad(format!(
@@ -607,6 +631,10 @@ pub fn merge_lines(
                 result.plan, plan.id
             )));
         }
+        next = match (next, result.next) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let found = Found {
             nodes: result.nodes,
             solutions: result.solutions,
@@ -644,10 +672,15 @@ pub fn merge_lines(
         ))
     })?;
     // The root counts once for the whole search, in the first bound.
-    let nodes = found.nodes + u64::from(plan.sad == 0);
-    let manhattan = start.manhattan() as u32;
+    let first = match plan.metric {
+        Metric::Stm => plan.sad == 0,
+        Metric::Mtm => plan.estimate == Some(plan.happy),
+    };
+    let nodes = found.nodes + u64::from(first);
+    let searched = &problem.searched;
+    let manhattan = searched.manhattan() as u32;
     for moves in &found.solutions {
-        if start.replay(moves).map_or(true, |end| !end.is_goal()) {
+        if searched.replay(moves).map_or(true, |end| !end.is_goal()) {
             return Err(bad(format!(
                 "{name}: a solution of the results does not solve {}",
                 plan.position
@@ -655,12 +688,14 @@ pub fn merge_lines(
         }
     }
     let count = found.solutions.len();
+    let (start, convention) = (&problem.start, problem.convention);
     let mut lines = Vec::new();
     for moves in found.solutions {
-        let solution = Solution::with_length(moves, manhattan);
-        let moves = start.moves_notation(&solution.moves, convention);
-        let (happy, sad) = (solution.happy, solution.sad);
-        lines.push(format!("Solution in {happy}+{sad} moves: {moves}"));
+        let solution = Solution::with_length(problem.back(&moves), manhattan);
+        let head = plan.metric.head(start, &solution);
+        let tiles = MoveNotation::Tiles;
+        let moves = plan.metric.moves(start, &solution.moves, tiles, convention);
+        lines.push(format!("{head}: {moves}"));
     }
     if count == 0 {
         lines.push(format!(" ... no solution with {} moves", plan.bound));
@@ -670,8 +705,13 @@ pub fn merge_lines(
     }
     lines.push(format!("{nodes} nodes generated in bound {}", plan.bound));
     if count == 0 {
-        let (happy, sad) = knuth_bound(&start, plan.happy + 1, plan.sad + 1);
-        lines.push(format!("next bound: {happy}+{sad}"));
+        match plan.metric {
+            Metric::Stm => {
+                let (happy, sad) = knuth_bound(searched, plan.happy + 1, plan.sad + 1);
+                lines.push(format!("next bound: {happy}+{sad}"));
+            }
+            Metric::Mtm => lines.extend(next.map(|next| format!("next bound: {next}"))),
+        }
     }
     Ok(lines)
 }

@@ -289,14 +289,14 @@ pub fn run_hooked(
     let solver = Solver::new(args, engine_given)?;
     let start = parse_start(args)?;
     let board = start.board();
-    solver.check_board(board).map_err(Failure::BadInput)?;
     let goal = args.goal.read(Some(board), args.board.convention)?;
+    // Tables are built toward the goal (see crate::goal).
+    let searched = goal.as_ref().map_or(board, Goal::searched);
+    solver.check_board(searched).map_err(Failure::BadInput)?;
     if !reachable(&start, goal.as_ref()).map_err(Failure::BadInput)? {
         return unsolvable(&start, args, goal.is_none(), out);
     }
     // One position reads its tables a block at a time, as the search looks at them.
-    // Tables are built toward the goal (see crate::goal).
-    let searched = goal.as_ref().map_or(board, Goal::searched);
     let heuristic = solver.heuristic(args, searched, true)?;
     let mut search = solver.search(args, board, heuristic, goal.as_ref())?;
     let (ticker, progress_line) = match search.kind {

@@ -585,9 +585,9 @@ pub enum EngineError {
         "the {engine} engine searches in its own fixed order; --order works only with --engine ida"
     )]
     OrderNotSupported { engine: &'static str },
-    /// The MTM automaton or the relabelled 4x4 table was given a goal whose blank is not in a
-    /// corner (they are built for the last cell; see [`crate::goal`]).
-    #[error("{0} is built for goals with the blank in a corner; toward this goal the MTM ida and bfs engines search, with walking distance")]
+    /// The relabelled 4x4 table was asked for toward a goal whose blank is not in a corner (it
+    /// is built for the last cell; see [`crate::goal`]).
+    #[error("{0} is built for goals with the blank in a corner; toward this goal the MTM engines search with walking distance")]
     CornerGoal(String),
     #[error("{0}")]
     Limit(String),

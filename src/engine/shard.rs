@@ -27,12 +27,13 @@ fn visit<V: Visit>(
     match kind {
         EngineKind::Automaton => automaton::visit_split(heuristic, machine, board, visit),
         EngineKind::Ida => Ok(reference::visit_split(heuristic, machine, visit)),
-        EngineKind::Bfs => Err(EngineError::Limit(
-            "the bfs engine searches no bounds to cut: shard takes --engine automaton or ida"
-                .into(),
-        )),
+        EngineKind::Bfs => Err(EngineError::Limit(NO_BFS.into())),
     }
 }
+
+/// Why the breadth-first engine has no items, in either metric.
+pub const NO_BFS: &str =
+    "the bfs engine searches no bounds to cut: shard takes --engine automaton or ida";
 
 /// Where a cut goes deeper than its uniform depth: below the node at the end of each path
 /// given, down to that many moves from the start (and down to the node itself on the way).

@@ -100,7 +100,15 @@ macro_rules! instantiate {
                     m: u32,
                 ) -> $module::State {
                     *self = $module::Machine::default();
-                    self.tiles.copy_from_slice(root.tiles());
+                    // Each tile named after its home (plus 1), as the generator's home lines
+                    // say: on the standard board, its own name.
+                    let board = root.board();
+                    for (to, &tile) in self.tiles.iter_mut().zip(root.tiles()) {
+                        *to = match tile {
+                            0 => 0,
+                            tile => board.home(tile) as u8 + 1,
+                        };
+                    }
                     (self.g, self.limit) = (g, limit);
                     $module::Machine::set_parts(self, v, h);
                     self.ms[0] = m;
@@ -166,6 +174,25 @@ macro_rules! instantiate {
             }
         }
 
+        /// [`below`] on whichever instantiation fits the subtree's board and the bound.
+        fn dispatch_below(
+            searched: (&LowerBound, &Machine),
+            subtree: &Subtree,
+            (limit, all): (u32, bool),
+        ) -> Result<Pass, EngineError> {
+            let board = subtree.root.board();
+            let table = searched.0.table.is_some();
+            match (board.rows(), board.cols()) {
+                $(
+                    ($rows, $cols) if table == $tables => {
+                        let mut machine = $module::Machine::default();
+                        Ok(below(&mut machine, searched, subtree, (limit, all)))
+                    }
+                )*
+                _ => Err(unsupported(board)),
+            }
+        }
+
         /// The board sizes the MTM automaton is generated for.
         pub const SIZES: &[(usize, usize)] = &[$(($rows, $cols),)*];
     };
@@ -221,11 +248,6 @@ impl Engine for MtmAutomaton {
 
     /// Bound lines of MTM searches carry the bound in `happy` (`sad` is 0).
     fn solve(&self, start: &Position, options: &SearchOptions, progress: Progress<'_>) -> Answer {
-        // Refused before the bound is built (a second or so on the largest boards): the
-        // bound names the tiles of the last cell's goal, so a goal elsewhere is not served.
-        if !start.board().is_standard() {
-            return Err(EngineError::CornerGoal(format!("the {NAME} engine")));
-        }
         if !generated_for(start.board()) {
             return Err(unsupported(start.board()));
         }
@@ -268,15 +290,7 @@ fn drive<A: Generated>(
         let found = match options.subtrees(&before) {
             Some(wanted) => {
                 let below = |machine: &mut A, subtree: &Subtree| {
-                    let state = machine.set_up(
-                        &subtree.root,
-                        Some(subtree.came),
-                        (subtree.g, limit),
-                        subtree.parts,
-                        subtree.codes,
-                        subtree.machine,
-                    );
-                    pass(machine, (bound, prune), &subtree.root, state, all)
+                    below(machine, (bound, prune), subtree, (limit, all))
                 };
                 let threads = (limit, all, options.threads);
                 parallel::pass(
@@ -309,6 +323,40 @@ fn drive<A: Generated>(
         });
         Ok(found)
     })
+}
+
+/// The pass of the bound `limit` below `subtree`'s root, run by `machine`: its solutions
+/// (every one with `all`) as tiles pushed from that root.
+fn below<A: Generated>(
+    machine: &mut A,
+    searched: (&LowerBound, &Machine),
+    subtree: &Subtree,
+    (limit, all): (u32, bool),
+) -> Pass {
+    let state = machine.set_up(
+        &subtree.root,
+        Some(subtree.came),
+        (subtree.g, limit),
+        subtree.parts,
+        subtree.codes,
+        subtree.machine,
+    );
+    pass(machine, searched, &subtree.root, state, all)
+}
+
+/// Searches one subtree of a bound's cut (`fifteen shard run`) on the instantiation that fits
+/// its board and `bound`: [`below`], or why the automaton does not serve it.
+pub fn search_subtree(
+    (bound, prune): (&LowerBound, &Machine),
+    subtree: &Subtree,
+    (limit, all): (u32, bool),
+) -> Result<Pass, EngineError> {
+    if limit > MAX_LENGTH {
+        return Err(EngineError::Limit(format!(
+            "the MTM automaton's stack holds paths of at most {MAX_LENGTH} moves"
+        )));
+    }
+    dispatch_below((bound, prune), subtree, (limit, all))
 }
 
 /// Runs one prepared pass of `machine` from `state` below `from` (the start, or a subtree's

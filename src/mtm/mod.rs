@@ -12,7 +12,7 @@
 //! MTM), [`bound`] (the lower bound they make), [`tables`] (built once per board),
 //! [`relabel`] (the relabelled 4x4 table), [`store`] (its file),
 //! [`search`] (the reference IDA*), [`automaton`] (the same tree run by the generated
-//! automaton), [`parallel`] (a bound on several threads), [`bfs`] (breadth-first in SLIDING's style 3, and every
+//! automaton), [`parallel`] (a bound on several threads), [`shard`] (a bound's cut as pieces of work), [`bfs`] (breadth-first in SLIDING's style 3, and every
 //! distance of a small board), [`notation`] (players' notation, pictures), [`check`] (what
 //! "the MTM engines agree" means).
 
@@ -25,6 +25,7 @@ pub mod notation;
 pub mod parallel;
 pub mod relabel;
 pub mod search;
+pub mod shard;
 pub mod store;
 pub mod tables;
 pub mod walking;
@@ -35,7 +36,17 @@ use crate::prune::Prune;
 use std::path::PathBuf;
 
 /// How moves are counted (`--metric`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Metric {
     /// Single-tile metric: one tile one cell is one move.

@@ -18,14 +18,14 @@ use crate::prune::Machine;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The walk above the cut at the shallowest depth that lists at least `wanted` subtrees (or
-/// none deeper): its nodes, its least `g + h` cut off and its items.
-fn cut<'a>(
+/// none deeper), going on below a node at the cut while `deeper` of its path is not 0: its
+/// nodes, its least `g + h` cut off and its items.
+pub(super) fn cut<'a>(
     start: &Position,
-    bound: &'a LowerBound,
-    prune: &'a Machine,
-    limit: u32,
-    all: bool,
+    (bound, prune): (&'a LowerBound, &'a Machine),
+    (limit, all): (u32, bool),
     wanted: usize,
+    deeper: &'a dyn Fn(&[u8]) -> u32,
 ) -> Search<'a> {
     let (parts, codes) = (bound.states(start), bound.codes(start.tiles()));
     let mut depth = 1;
@@ -33,6 +33,7 @@ fn cut<'a>(
         let mut walk = Search::new(start, bound, prune, all);
         walk.limit = limit;
         walk.cut = depth;
+        walk.deeper = deeper;
         walk.explore(start.blank(), None, 0, parts, codes, Machine::START);
         let subtrees = walk
             .items
@@ -60,7 +61,7 @@ pub fn pass<W>(
     worker: &(dyn Fn() -> W + Sync),
     search: &(dyn Fn(&mut W, &Subtree) -> Pass + Sync),
 ) -> Option<Pass> {
-    let walk = cut(start, bound, prune, limit, all, wanted);
+    let walk = cut(start, (bound, prune), (limit, all), wanted, &|_| 0);
     if let Some(stop) = stop {
         stop.spend(walk.nodes);
     }

@@ -186,10 +186,13 @@ pub(super) struct Search<'a> {
     /// The least `g + h` cut off in this pass.
     pub(super) next: u32,
     pub(super) nodes: u64,
-    solutions: Vec<Vec<u8>>,
+    pub(super) solutions: Vec<Vec<u8>>,
     /// With a cut at depth `cut` (0: none), the nodes kept there are not searched but listed
     /// in `items`, in order, with the solutions met above the cut.
     pub(super) cut: u32,
+    /// Below a node at the cut, the tiles still to push before an item (`fifteen shard plan
+    /// --split`, by the node's path from the start; 0: the node is an item).
+    pub(super) deeper: &'a dyn Fn(&[u8]) -> u32,
     pub(super) items: Vec<Item>,
     /// Looked at every [`Stop::EVERY`] nodes: the pass ends when it says so.
     pub(super) stop: Option<&'a Stop>,
@@ -244,6 +247,7 @@ impl<'a> Search<'a> {
             nodes: 0,
             solutions: Vec::new(),
             cut: 0,
+            deeper: &|_| 0,
             items: Vec::new(),
             stop: None,
         }
@@ -321,7 +325,11 @@ impl<'a> Search<'a> {
                 self.solutions.push(self.path.clone());
                 self.list(Kind::Solution(self.path.clone()));
                 !self.all
-            } else if f <= self.limit && g + 1 == self.cut {
+            } else if f <= self.limit
+                && self.cut > 0
+                && g + 1 >= self.cut
+                && (self.deeper)(&self.path) == 0
+            {
                 let cells = &self.tiles[..self.board.cells()];
                 if let Ok(root) = Position::from_tiles(self.board, cells) {
                     self.list(Kind::Subtree(Subtree {

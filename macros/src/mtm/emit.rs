@@ -328,11 +328,13 @@ pub fn emit(table: &Table, bound: Bound) -> TokenStream {
             fallbacks,
         ),
     ];
-    // The home line of every tile (index: the tile, 1 to cells - 1; 32 entries so that a
-    // masked index needs no bounds check).
+    // The home line of every tile (index: the tile, 1 to cells; 32 entries so that a masked
+    // index needs no bounds check). Tile t's home is cell t - 1: the driver names each tile
+    // after its home (plus 1), so that a goal with the blank anywhere has tiles 1 to cells
+    // but the blank's home plus 1 (the standard goal: 1 to cells - 1).
     let home_row: Vec<u8> = (0..32)
         .map(|t: usize| {
-            if (1..cells).contains(&t) {
+            if (1..=cells).contains(&t) {
                 ((t - 1) / cols) as u8
             } else {
                 0
@@ -341,7 +343,7 @@ pub fn emit(table: &Table, bound: Bound) -> TokenStream {
         .collect();
     let home_col: Vec<u8> = (0..32)
         .map(|t: usize| {
-            if (1..cells).contains(&t) {
+            if (1..=cells).contains(&t) {
                 ((t - 1) % cols) as u8
             } else {
                 0

@@ -51,8 +51,15 @@ def parse(argv):
     solve.add_argument("position", nargs="+", help="the start position, as for fifteen solve")
     solve.add_argument("--size", help="board size RxC")
     solve.add_argument("--convention", choices=["knuth", "korf"])
+    solve.add_argument(
+        "--metric", choices=["stm", "mtm"], help="how moves are counted, as for fifteen solve"
+    )
+    solve.add_argument("--goal", help="the goal, any position of the board, as for fifteen solve")
     solve.add_argument("--engine", choices=["automaton", "ida"])
-    solve.add_argument("--heuristic", help="manhattan, a partition such as 5-5-5, or default")
+    solve.add_argument(
+        "--heuristic",
+        help="manhattan, a partition such as 5-5-5, or default (MTM: walking, relabel, default)",
+    )
     solve.add_argument("--tables", help="table directory, the same path on every worker")
     solve.add_argument(
         "--prune", choices=["fsm", "none"], help="duplicate pruning, as for fifteen solve"
@@ -150,8 +157,8 @@ def journaled(folder, plan_id):
 
 # What makes two plans plans of the same bound of the same search (their cuts aside).
 SAME_SEARCH = (
-    "format", "version", "board", "position", "convention", "engine", "heuristic", "prune",
-    "tables", "bound", "happy", "sad", "all",
+    "format", "version", "board", "position", "convention", "metric", "goal", "engine",
+    "heuristic", "prune", "tables", "bound", "happy", "sad", "all",
 )
 
 
@@ -294,7 +301,10 @@ def bound_line(plan, journaled, ran, done, cancelled):
 def solve(args, client, journal):
     flags = {
         name: getattr(args, name)
-        for name in ("size", "convention", "engine", "heuristic", "tables", "prune", "all", "items")
+        for name in (
+            "size", "convention", "metric", "goal", "engine", "heuristic", "tables", "prune",
+            "all", "items",
+        )
     }
     if args.items is None:
         # The cut's subtrees: 16 a worker thread where nothing is known yet; then deeper
