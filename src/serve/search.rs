@@ -6,8 +6,7 @@
 
 use crate::cli::solve::{run_hooked, Hooks};
 use crate::cli::{Command, Failure, Report};
-use crate::engine::{EngineKind, Stop};
-use crate::mtm::Metric;
+use crate::engine::Stop;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use std::path::PathBuf;
@@ -130,17 +129,10 @@ impl Request {
     ) -> Result<(crate::cli::solve::SolveArgs, bool), Refusal> {
         let (cli, engine_given) =
             crate::cli::parse_from(&self.command_line(config)).map_err(Refusal::from_failure)?;
-        let Command::Solve(mut args) = cli.command else {
-            return Err(Refusal::internal("not a solve command line"));
-        };
-        // As the binary does: in MTM toward a goal whose blank is not in a corner, the
-        // reference engine (the MTM automaton is built for goals in a corner).
-        let (size, convention) = (args.board.size, args.board.convention);
-        if args.metric == Metric::Mtm && !engine_given && args.goal.off_corner(size, convention) {
-            args.engine = EngineKind::Ida;
-            return Ok((args, true));
+        match cli.command {
+            Command::Solve(args) => Ok((args, engine_given)),
+            _ => Err(Refusal::internal("not a solve command line")),
         }
-        Ok((args, engine_given))
     }
 }
 

@@ -72,7 +72,7 @@ fn hints_give_both_distances_and_the_optimal_moves() {
             assert!(moves.iter().any(|hint| hint["optimal"] == true), "{hints}");
         }
     }
-    // Toward a goal whose blank is in the middle, in both metrics (MTM: the reference engine).
+    // Toward a goal whose blank is in the middle, in both metrics.
     let toward = server.json(&format!("/api/hints?position={}&goal=123405678", EIGHTS[1]));
     for metric in ["stm", "mtm"] {
         let cli = solved(&["--metric", metric, "--goal", "123405678", EIGHTS[1]]);
