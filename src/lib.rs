@@ -52,6 +52,7 @@ pub mod position;
 pub mod progress;
 pub mod prune;
 pub mod random;
+pub mod serve;
 pub mod sliding;
 pub mod tray;
 

@@ -31,6 +31,7 @@ const PAGES: &[(&[&str], &str)] = &[
     (&["convert"], "moves.md"),
     (&["completions"], "shell.md"),
     (&["man"], "shell.md"),
+    (&["serve"], "serve.md"),
 ];
 
 fn root() -> &'static Path {

@@ -24,6 +24,7 @@ pub mod mtm;
 pub mod outcome;
 pub mod plan;
 pub mod scramble;
+pub mod serve;
 pub mod shard;
 pub mod shard_search;
 pub mod sliding;
@@ -75,6 +76,8 @@ pub enum Command {
     Tables(tables::TablesArgs),
     /// One bound of a search cut into items for other processes or machines: plan, run, merge.
     Shard(shard::ShardArgs),
+    /// Play, solve and watch in a browser: the page and its JSON API on a local HTTP server.
+    Serve(serve::ServeArgs),
     /// The shell completions of fifteen, on stdout.
     Completions(manual::CompletionsArgs),
     /// The manual pages of fifteen: its page on stdout, or one per command into a folder.
@@ -586,6 +589,7 @@ pub fn main() -> ExitCode {
         Command::Levels(args) => levels::run(&args),
         Command::Tables(args) => tables::run(&args),
         Command::Shard(args) => shard::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Scramble(args) => scramble::run(&args),
         Command::Apply(args) => apply::run(&args),
         Command::Invert(args) => moves::run(&args, moves::Rewrite::Invert),

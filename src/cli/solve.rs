@@ -262,7 +262,30 @@ pub fn run(args: &SolveArgs, engine_given: bool) -> Result<(), Failure> {
 /// Solves the one position of `args`, its report (text or `--json`) written to `report.out`;
 /// with `report.live`, the bound lines and the progress line as the command line shows them.
 pub fn run_to(args: &SolveArgs, engine_given: bool, report: super::Report) -> Result<(), Failure> {
+    run_hooked(args, engine_given, report, Hooks::default())
+}
+
+/// What a caller other than the command line (`fifteen serve`) adds to a solve: its own stop
+/// (in place of the limits of `args` and Ctrl-C), and where each bound line goes as the
+/// search finishes the bound (the lines the command line prints).
+#[derive(Default)]
+pub struct Hooks<'a> {
+    pub stop: Option<Arc<Stop>>,
+    pub bound_line: Option<&'a mut dyn FnMut(String)>,
+}
+
+/// [`run_to`], with the `hooks` of a caller that is not the command line.
+pub fn run_hooked(
+    args: &SolveArgs,
+    engine_given: bool,
+    report: super::Report,
+    hooks: Hooks,
+) -> Result<(), Failure> {
     let super::Report { out, live } = report;
+    let Hooks {
+        stop,
+        mut bound_line,
+    } = hooks;
     let solver = Solver::new(args, engine_given)?;
     let start = parse_start(args)?;
     let board = start.board();
@@ -297,9 +320,12 @@ pub fn run_to(args: &SolveArgs, engine_given: bool, report: super::Report) -> Re
         );
     }
     let mut lines = BoundLines::new(args.json, ticker);
-    // Ctrl-C stops the search too.
-    search.options.stop = args.stop();
-    let _interruptible = search.options.stop.as_ref().map(super::live::interruptible);
+    // Ctrl-C stops the search too (not a caller's own stop: it stops its searches itself).
+    let own_stop = stop.is_none();
+    search.options.stop = stop.or_else(|| args.stop());
+    let _interruptible = (search.options.stop.as_ref())
+        .filter(|_| own_stop)
+        .map(super::live::interruptible);
     // Bound lines printed: a search that starts again prints only the bounds after them.
     let mut printed = 0;
     let mut checked_whole = false;
@@ -309,9 +335,14 @@ pub fn run_to(args: &SolveArgs, engine_given: bool, report: super::Report) -> Re
         let mut bounds = 0;
         let mut progress = |bound: &BoundStats| {
             bounds += 1;
-            if bound.solutions == 0 && bounds > printed && live {
+            if bound.solutions == 0 && bounds > printed {
+                if live {
+                    lines.print(&args.metric.bound_line(bound));
+                }
+                if let Some(hook) = bound_line.as_mut() {
+                    hook(args.metric.bound_line(bound));
+                }
                 printed = bounds;
-                lines.print(&args.metric.bound_line(bound));
             }
             if bounds > finished.len() {
                 finished.push(args.metric.bound_json(bound));
