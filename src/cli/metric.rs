@@ -29,6 +29,14 @@ impl Metric {
         )
     }
 
+    /// The moves of a bound: `happy + sad`, in MTM its `happy`.
+    pub fn bound_moves(self, bound: &BoundStats) -> u32 {
+        match self {
+            Metric::Stm => bound.happy + bound.sad,
+            Metric::Mtm => bound.happy,
+        }
+    }
+
     /// One bound of `--json`'s `bounds`: its happy and sad moves, in MTM its `bound`.
     pub fn bound_json(self, b: &BoundStats) -> serde_json::Value {
         let mut bound = serde_json::json!({

@@ -60,6 +60,7 @@ async fn serve(args: &ServeArgs) -> Result<(), Failure> {
     let config = Config {
         tables: args.tables.clone(),
         time_limit: (args.time_limit.time, args.time_limit.text.clone()),
+        known: Arc::default(),
     };
     let server = Arc::new(crate::serve::lanes::Server::new(config));
     axum::serve(listener, crate::serve::router(server))

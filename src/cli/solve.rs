@@ -203,7 +203,7 @@ pub fn search_failure(
 
 /// The start position of the command line: the arguments joined (`1 2 3 …` may come as
 /// separate words); several complete positions are named as such.
-fn parse_start(args: &SolveArgs) -> Result<Position, Failure> {
+pub fn parse_start(args: &SolveArgs) -> Result<Position, Failure> {
     let text = args.position.join(" ");
     Position::parse(&text, args.board.size, args.board.convention).map_err(|error| {
         // (In MTM, as before the two metrics shared this path, without the hint.)
@@ -267,11 +267,11 @@ pub fn run_to(args: &SolveArgs, engine_given: bool, report: super::Report) -> Re
 
 /// What a caller other than the command line (`fifteen serve`) adds to a solve: its own stop
 /// (in place of the limits of `args` and Ctrl-C), and where each bound line goes as the
-/// search finishes the bound (the lines the command line prints).
+/// search finishes the bound (the lines the command line prints), with the bound's moves.
 #[derive(Default)]
 pub struct Hooks<'a> {
     pub stop: Option<Arc<Stop>>,
-    pub bound_line: Option<&'a mut dyn FnMut(String)>,
+    pub bound_line: Option<&'a mut dyn FnMut(String, u32)>,
 }
 
 /// [`run_to`], with the `hooks` of a caller that is not the command line.
@@ -340,7 +340,10 @@ pub fn run_hooked(
                     lines.print(&args.metric.bound_line(bound));
                 }
                 if let Some(hook) = bound_line.as_mut() {
-                    hook(args.metric.bound_line(bound));
+                    hook(
+                        args.metric.bound_line(bound),
+                        args.metric.bound_moves(bound),
+                    );
                 }
                 printed = bounds;
             }

@@ -444,6 +444,8 @@ pub struct Stop {
     started: std::sync::OnceLock<Instant>,
     /// Nodes of the bounds and subtrees searched so far.
     spent: AtomicU64,
+    /// The stop of a larger search this one is part of ([`Stop::within`]), if any.
+    parent: Option<Arc<Stop>>,
 }
 
 impl Stop {
@@ -464,12 +466,25 @@ impl Stop {
             limit: time_limit,
             started: std::sync::OnceLock::new(),
             spent: AtomicU64::new(0),
+            parent: None,
+        }
+    }
+
+    /// A stop for one search of those that make up a larger one (the server's hints search
+    /// a position's children): raised by itself, its search alone ends; it also stops
+    /// whenever `parent` does, and the nodes it is told are told to `parent` too.
+    pub fn within(parent: Arc<Stop>) -> Stop {
+        Stop {
+            parent: Some(parent),
+            ..Stop::new(None, None)
         }
     }
 
     /// Whether it has a limit of nodes or time (else only a raised flag stops).
     pub fn limited(&self) -> bool {
-        self.max_nodes.is_some() || self.limit.is_some()
+        self.max_nodes.is_some()
+            || self.limit.is_some()
+            || self.parent.as_ref().is_some_and(|parent| parent.limited())
     }
 
     /// Stops the search at its next look, for `cause` (unless it stopped for another already).
@@ -493,6 +508,9 @@ impl Stop {
     /// `nodes` more were searched.
     pub fn spend(&self, nodes: u64) {
         self.spent.fetch_add(nodes, Ordering::SeqCst);
+        if let Some(parent) = &self.parent {
+            parent.spend(nodes);
+        }
     }
 
     /// The nodes searched so far.
@@ -506,6 +524,12 @@ impl Stop {
         let started = *self.started.get_or_init(Instant::now);
         if self.raised() {
             return true;
+        }
+        if let Some(parent) = &self.parent {
+            if parent.should_stop(extra) {
+                self.raise(parent.cause().unwrap_or(Cause::Cancelled));
+                return true;
+            }
         }
         if let Some(max) = self.max_nodes {
             if self.spent().saturating_add(extra) >= max {

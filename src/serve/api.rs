@@ -44,7 +44,18 @@ async fn solved(server: Arc<Server>, request: Request) -> Response {
     let solve = |config: &Config, request: &Request, stop: Arc<Stop>| {
         search::solve(config, request, stop, None)
     };
-    respond(searched(server, request, solve).await)
+    respond(checked(server, request, solve).await)
+}
+
+/// [`searched`], once the request's words, position and goal have read
+/// ([`Request::check`]): bad input is refused at once, without waiting for a search's turn.
+async fn checked<T: Send + 'static>(
+    server: Arc<Server>,
+    request: Request,
+    job: fn(&Config, &Request, Arc<Stop>) -> Result<T, Refusal>,
+) -> Result<T, Refusal> {
+    request.check(&server.config)?;
+    searched(server, request, job).await
 }
 
 /// `job`'s answer to `request`, on a blocking thread of its lane, with a stop of its own that
@@ -54,9 +65,9 @@ async fn searched<T: Send + 'static>(
     request: Request,
     job: fn(&Config, &Request, Arc<Stop>) -> Result<T, Refusal>,
 ) -> Result<T, Refusal> {
+    let config = server.config.clone();
     let stop = server.stop();
     let _cancel = CancelOnDrop(stop.clone());
-    let config = server.config.clone();
     let large = search::large(&request);
     let answer = server
         .run(large, move || job(&config, &request, stop))
@@ -67,7 +78,7 @@ async fn searched<T: Send + 'static>(
 /// `GET /api/hints?position=P&goal=G&size=RxC&convention=C&heuristic=H`: the distance in both
 /// metrics and the moves that keep to an optimal path ([`hints::hints`]).
 pub async fn hints(State(server): State<Arc<Server>>, Query(request): Query<Request>) -> Response {
-    respond(searched(server, request, hints::hints).await)
+    respond(checked(server, request, hints::hints).await)
 }
 
 /// `GET /api/chart?position=P&metric=M&...`: the SVG chart of a `fifteen compare` run of every
@@ -107,10 +118,14 @@ pub async fn stream(
     let config = server.config.clone();
     let large = search::large(&request);
     tokio::spawn(async move {
+        if let Err(refusal) = request.check(&config) {
+            let _ = sender.send(Told::End(Err(refusal)));
+            return;
+        }
         let bounds = sender.clone();
         let answer = server
             .run(large, move || {
-                let mut tell = |line: String| {
+                let mut tell = |line: String, _| {
                     // A stream already closed has raised the stop: the search ends soon.
                     let _ = bounds.send(Told::Bound(line));
                 };

@@ -20,6 +20,8 @@ pub struct Config {
     pub tables: Option<PathBuf>,
     /// How long one request may search, and the limit as written (`--time-limit`).
     pub time_limit: (Duration, String),
+    /// The distances the hints have found ([`super::hints::Known`]), shared by all requests.
+    pub known: Arc<super::hints::Known>,
 }
 
 /// A search asked for: `solve`'s position and the options of its command line that a page
@@ -136,14 +138,25 @@ impl Request {
     }
 }
 
+impl Request {
+    /// Refuses what `solve` refuses of the request's words, position and goal, as it would,
+    /// before any search (no table is read): bad input never waits for a search's turn.
+    pub fn check(&self, config: &Config) -> Result<(), Refusal> {
+        let (args, _) = self.solve_args(config)?;
+        let start = crate::cli::solve::parse_start(&args).map_err(Refusal::from_failure)?;
+        let goal = args.goal.read(Some(start.board()), args.board.convention);
+        goal.map(drop).map_err(Refusal::from_failure)
+    }
+}
+
 /// Solves `request` as `fifteen solve --json` does, stopped by `stop`, each bound line given to
-/// `bound_line` as the search finishes its bound: the JSON object (`"solvable": false` for a
+/// `bound_line` with its moves as the search finishes its bound: the JSON object (`"solvable": false` for a
 /// position without a solution), or the refusal.
 pub fn solve(
     config: &Config,
     request: &Request,
     stop: Arc<Stop>,
-    bound_line: Option<&mut dyn FnMut(String)>,
+    bound_line: Option<&mut dyn FnMut(String, u32)>,
 ) -> Result<serde_json::Value, Refusal> {
     let (args, engine_given) = request.solve_args(config)?;
     let mut out = Vec::new();

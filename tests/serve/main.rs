@@ -52,26 +52,57 @@ fn solve_answers_as_the_command_line() {
     }
 }
 
+/// Checks `/api/hints` of `position` against `fifteen solve` in both metrics: the distance,
+/// and each move's child's distance (exact, or in MTM at least the position's where its search
+/// was stopped) and whether it is optimal. Returns an optimal child in STM (the goal itself at
+/// the goal).
+fn check_hints(server: &Server, position: &str) -> String {
+    let hints = server.json(&format!("/api/hints?position={position}"));
+    for metric in ["stm", "mtm"] {
+        let length = |p: &str| solved(&["--metric", metric, p])["length"].clone();
+        let distance = &hints[metric]["distance"];
+        assert_eq!(*distance, length(position), "{position} {metric}");
+        let moves = hints[metric]["moves"].as_array().expect("moves");
+        if *distance == 0 {
+            // The goal: nothing to hint.
+            assert!(moves.is_empty(), "{hints}");
+            return position.to_string();
+        }
+        assert!(moves.len() >= 2, "{hints}");
+        for hint in moves {
+            let child = hint["position"].as_str().expect("a position");
+            let exact = length(child);
+            if hint["distance"].is_null() {
+                // Stopped once farther than the nearest child: only in MTM, where a move may
+                // leave the distance as it is.
+                assert_eq!(metric, "mtm", "{hint}");
+                assert_eq!(hint["at_least"], *distance, "{hint}");
+                assert!(exact.as_u64() >= distance.as_u64(), "{hint}: {exact}");
+            } else {
+                assert_eq!(hint["distance"], exact, "{child} {metric}");
+            }
+            let optimal = exact.as_u64().map(|d| d + 1) == distance.as_u64();
+            assert_eq!(hint["optimal"], optimal, "{hint}");
+        }
+        assert!(moves.iter().any(|hint| hint["optimal"] == true), "{hints}");
+    }
+    let moves = hints["stm"]["moves"].as_array().expect("moves");
+    let optimal = moves.iter().find(|hint| hint["optimal"] == true);
+    let child = optimal.and_then(|hint| hint["position"].as_str());
+    child.expect("an optimal move").to_string()
+}
+
 #[test]
 fn hints_give_both_distances_and_the_optimal_moves() {
     let server = Server::start(&[]);
     for position in EIGHTS {
-        let hints = server.json(&format!("/api/hints?position={position}"));
-        for metric in ["stm", "mtm"] {
-            let length = |p: &str| solved(&["--metric", metric, p])["length"].clone();
-            let distance = &hints[metric]["distance"];
-            assert_eq!(*distance, length(position), "{position} {metric}");
-            let moves = hints[metric]["moves"].as_array().expect("moves");
-            assert!(moves.len() >= 2, "{hints}");
-            for hint in moves {
-                let child = hint["position"].as_str().expect("a position");
-                assert_eq!(hint["distance"], length(child), "{child} {metric}");
-                let optimal = hint["distance"].as_u64().map(|d| d + 1) == distance.as_u64();
-                assert_eq!(hint["optimal"], optimal, "{hint}");
-            }
-            assert!(moves.iter().any(|hint| hint["optimal"] == true), "{hints}");
-        }
+        // The child played next has a distance known to the server: its hints start from it.
+        let child = check_hints(&server, position);
+        check_hints(&server, &child);
+        check_hints(&server, position);
     }
+    // A 4x4 position whose MTM children are at three distances (28, 29 and 30 moves).
+    check_hints(&server, "4591ab07f32c6d8e");
     // Toward a goal whose blank is in the middle, in both metrics.
     let toward = server.json(&format!("/api/hints?position={}&goal=123405678", EIGHTS[1]));
     for metric in ["stm", "mtm"] {
@@ -115,6 +146,36 @@ fn bad_input_gets_400_and_the_command_lines_line() {
     assert_eq!(status, 413);
     let (status, body) = server.get("/api/scramble?size=9x9");
     assert_eq!(status, 400, "{body}");
+}
+
+#[test]
+fn bad_input_is_refused_without_waiting_for_a_search_to_end() {
+    let server = Server::start(&[]);
+    // Every permit of the small boards' lane taken by a search that takes far longer than
+    // any test (Manhattan distance on the transposition), and one more waiting.
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let path = "/api/solve?heuristic=manhattan&position=159d26ae37bf48c0";
+    let busy: Vec<TcpStream> = (0..=cores).map(|_| server.send("GET", path, b"")).collect();
+    let since = Instant::now();
+    while server.running() < cores as u64 && since.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(server.running(), cores as u64);
+    let line = common::refused(&["solve", "12345678"]);
+    for path in ["/api/solve", "/api/hints"] {
+        let since = Instant::now();
+        let (status, body) = server.get(&format!("{path}?position=12345678"));
+        assert_eq!((status, body.as_str()), (400, line.as_str()), "{path}");
+        let waited = since.elapsed();
+        assert!(waited < Duration::from_secs(2), "{path}: {waited:?}");
+    }
+    let (_, events) = server.get("/api/stream?position=12345678");
+    assert!(
+        events.contains(&format!("data: 400 {}", line.trim())),
+        "{events}"
+    );
+    drop(busy);
+    until_idle(&server);
 }
 
 #[test]

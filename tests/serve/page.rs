@@ -43,6 +43,9 @@ fn keys_clicks_and_a_solution_in_the_browser() {
     };
     let (mut position, _) = shown_and_checked(&mut browser);
     assert_eq!(position, EIGHTS[2]);
+    // The size box, left empty, names the board shown.
+    let size = browser.eval("document.getElementById('size').placeholder");
+    assert_eq!(size, "3x3");
     let keys = [
         ("ArrowDown", 40),
         ("ArrowRight", 39),
