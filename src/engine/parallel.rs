@@ -18,9 +18,11 @@
 //! commands (`super::shard`) hand the same items to processes on other machines and merge
 //! their results by the same rule.
 
+use super::ida;
+use super::steps::{Node, Stepped, Steps};
 use crate::board::Direction;
 use crate::engine::{Live, SearchOptions, Stop};
-use crate::heuristic::pdb::{board_pieces, piece_cells, Entries, PatternDb, Values};
+use crate::heuristic::pdb::{piece_cells, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune;
@@ -98,97 +100,6 @@ pub trait Splittable: Sync {
     fn search(&self, worker: &mut Self::Worker, subtree: &Subtree, all: bool) -> Found;
 }
 
-/// The walk above the cut: a depth-first search to `depth` moves below `node`, in the
-/// engine's order, counting one node per move tried (as one thread does) and listing the items
-/// it meets at the cut.
-struct Walk<'e, E: Splittable> {
-    engine: &'e E,
-    heuristic: &'e Heuristic,
-    /// The moves to go on below a node at the cut, by its path from the start (0: an item).
-    deeper: &'e dyn Fn(&[u8]) -> u32,
-    nodes: u64,
-    items: Vec<Item>,
-}
-
-impl<E: Splittable> Walk<'_, E> {
-    /// Walks below `node`, whose lookups' entries are `entries` (with pattern databases).
-    fn below(&mut self, node: &Subtree, entries: &Entries, came: Option<Direction>, depth: u32) {
-        for d in self.engine.order(came) {
-            let mut after = node.root;
-            let Some(piece) = after.move_blank(d) else {
-                continue;
-            };
-            let Some(machine) = self.engine.machine().step(node.machine, d) else {
-                continue;
-            };
-            self.nodes += 1;
-            // The piece goes from the blank's new cell to its old one.
-            let (from, to) = (after.blank(), node.root.blank());
-            let (is_happy, values, entries) = match self.heuristic.tables() {
-                Some(db) => {
-                    let board = board_pieces(&node.root);
-                    let home = node.root.board().home(piece) as u8;
-                    let the_move = (home, from as u8, to as u8);
-                    let (values, entries) = db.step(node.values, entries, &board, the_move);
-                    (PatternDb::happy(node.values, values), values, entries)
-                }
-                // A catalogue's machine finds its values at each subtree's root; the node's
-                // estimate is its happy moves less its sad ones (Knuth's invariant).
-                None if self.heuristic.has_tables() => (
-                    i64::from(self.heuristic.estimate(&after))
-                        < i64::from(node.happy) - i64::from(node.sad),
-                    Values::default(),
-                    *entries,
-                ),
-                None => (
-                    node.root.board().is_happy(piece, from, to),
-                    Values::default(),
-                    *entries,
-                ),
-            };
-            let (happy, sad) = if is_happy {
-                match node.happy {
-                    0 => continue,
-                    happy => (happy - 1, node.sad),
-                }
-            } else {
-                match node.sad {
-                    0 => continue,
-                    sad => (node.happy, sad - 1),
-                }
-            };
-            let mut path = node.path.clone();
-            path.push(piece);
-            let child = Subtree {
-                root: after,
-                came: d,
-                path,
-                happy,
-                sad,
-                values,
-                machine,
-            };
-            // The moves still to walk below the child before the cut.
-            let more = match depth {
-                1 => (self.deeper)(&child.path),
-                _ => depth - 1,
-            };
-            let kind = if happy == 0 && sad == 0 {
-                Kind::Solution(child.path)
-            } else if more == 0 {
-                Kind::Subtree(child)
-            } else {
-                self.below(&child, &entries, Some(d), more);
-                continue;
-            };
-            self.items.push(Item {
-                before: self.nodes,
-                kind,
-            });
-        }
-    }
-}
-
 /// The cut of the bound with `happy` and `sad` moves from `start`, at the shallowest depth
 /// that gives at least `wanted` subtrees (or none deeper): the nodes above it and its items.
 pub fn cut(
@@ -230,7 +141,10 @@ pub fn cut_deeper(
 /// The cut below `root` (the start, reached by no move, when `came` is `None`; else a
 /// subtree's root, reached by `came`), at the shallowest depth that gives at least `wanted`
 /// subtrees (or none deeper): the nodes above it, counted from `root` as a search of it counts
-/// them, and its items, their paths from the start.
+/// them, and its items, their paths from the start. The walk is the one IDA* pass
+/// ([`ida::cut`]) over the blank's steps in the engine's order, the partition's lookups
+/// followed move by move ([`Stepped`]) so that each subtree starts with its values; it lists
+/// every item, even after a solution.
 fn cut_below(
     engine: &impl Splittable,
     heuristic: &Heuristic,
@@ -243,26 +157,26 @@ fn cut_below(
     let entries = heuristic
         .tables()
         .map_or_else(Default::default, |db| db.entries(&at));
-    let mut depth = 1;
-    loop {
-        let mut walk = Walk {
-            engine,
-            heuristic,
-            deeper,
-            nodes: 0,
-            items: Vec::new(),
-        };
-        walk.below(root, &entries, came, depth);
-        let subtrees = walk
-            .items
-            .iter()
-            .filter(|i| matches!(i.kind, Kind::Subtree(_)))
-            .count();
-        if subtrees == 0 || subtrees >= wanted || depth >= root.happy + root.sad {
-            return (walk.nodes, walk.items);
-        }
-        depth += 1;
-    }
+    let order = |came: Option<Direction>| engine.order(came);
+    let tree = || {
+        let estimate = Stepped::new(heuristic, root.root.board());
+        Steps::new(&root.root, &order, engine.machine(), &root.path, estimate)
+    };
+    let node = Node {
+        blank: root.root.blank(),
+        came,
+        h: root.happy - root.sad,
+        machine: root.machine,
+        state: (root.values, entries),
+    };
+    let walked = ida::cut(
+        &tree,
+        (node, 0),
+        (root.happy + root.sad, true),
+        wanted,
+        deeper,
+    );
+    (walked.nodes, walked.items)
 }
 
 /// Searches one bound (`happy` and `sad` moves from `start`) cut into at least `wanted`

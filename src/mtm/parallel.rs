@@ -1,7 +1,7 @@
 //! One MTM bound on several threads, with the answer of one thread (as the STM engines'
 //! [`crate::engine::parallel`], whose scheduler and merge it uses).
 //!
-//! The reference search walks the bound's tree down to a shallow cut ([`Search`] with `cut`),
+//! The reference search walks the bound's tree down to a shallow cut ([`ida::cut`]),
 //! listing in its own order the nodes kept there and the solutions met above it; the
 //! automaton searches the subtrees below those nodes on the worker threads. Invariant: the
 //! items' solutions in list order are the bound's in one thread's order, the walk's nodes plus
@@ -10,7 +10,8 @@
 //! as one thread's.
 
 use super::bound::LowerBound;
-use super::search::{Item, Pass, Search, Subtree};
+use super::search::{Item, JumpTree, Subtree};
+use crate::engine::ida::{self, Pass, Walked};
 use crate::engine::parallel::{merge, search_items, Found, Kind};
 use crate::engine::{Live, Stop};
 use crate::position::Position;
@@ -18,33 +19,18 @@ use crate::prune::Machine;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The walk above the cut at the shallowest depth that lists at least `wanted` subtrees (or
-/// none deeper), going on below a node at the cut while `deeper` of its path is not 0: its
-/// nodes, its least `g + h` cut off and its items.
-pub(super) fn cut<'a>(
+/// none deeper), going on below a node at the cut while `deeper` of its path is not 0: the one
+/// IDA*'s cut ([`ida::cut`]) of the jumps' tree, ending at its first solution unless `all`.
+pub(super) fn cut(
     start: &Position,
-    (bound, prune): (&'a LowerBound, &'a Machine),
+    (bound, prune): (&LowerBound, &Machine),
     (limit, all): (u32, bool),
     wanted: usize,
-    deeper: &'a dyn Fn(&[u8]) -> u32,
-) -> Search<'a> {
-    let (parts, codes) = (bound.states(start), bound.codes(start.tiles()));
-    let mut depth = 1;
-    loop {
-        let mut walk = Search::new(start, bound, prune, all);
-        walk.limit = limit;
-        walk.cut = depth;
-        walk.deeper = deeper;
-        walk.explore(start.blank(), None, 0, parts, codes, Machine::START);
-        let subtrees = walk
-            .items
-            .iter()
-            .filter(|i| matches!(i.kind, Kind::Subtree(_)))
-            .count();
-        if subtrees == 0 || subtrees >= wanted || depth >= limit {
-            return walk;
-        }
-        depth += 1;
-    }
+    deeper: &dyn Fn(&[u8]) -> u32,
+) -> Walked<Subtree> {
+    let root = JumpTree::root(start, bound);
+    let tree = || JumpTree::new(start, bound, prune);
+    ida::cut(&tree, (root, 0), (limit, all), wanted, deeper)
 }
 
 /// The pass of the bound `limit` from `start` on `threads` threads, cut into at least
