@@ -7,7 +7,8 @@
 //!
 //! The IDA* engines try bounds `h + k` happy moves and `k` sad moves, `k = 0, 1, 2, …`
 //! (Knuth's KORF0/KORF1); each finished bound is reported through the `progress` callback as it
-//! completes, so long searches show their progress.
+//! completes, so long searches show their progress. The reference engines of both metrics are
+//! one IDA* ([`ida`]) over each metric's tree ([`steps`], [`crate::mtm::search`]).
 
 pub mod automaton;
 pub mod bfs;

@@ -18,7 +18,7 @@
 //! commands (`super::shard`) hand the same items to processes on other machines and merge
 //! their results by the same rule.
 
-use super::ida;
+use super::ida::{self, Pass};
 use super::steps::{Node, Stepped, Steps};
 use crate::board::Direction;
 use crate::engine::{Live, SearchOptions, Stop};
@@ -26,7 +26,7 @@ use crate::heuristic::pdb::{piece_cells, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Subtrees wanted per thread, so that threads finishing at different times stay busy.
@@ -183,8 +183,8 @@ fn cut_below(
 /// subtrees (see [`SearchOptions::subtrees`]) on `options.threads` threads: the solutions from
 /// the start in one thread's order (all, or the first) and the nodes; `None` when
 /// `options.stop` stopped it before its answer (the nodes it spent told to the stop).
-pub fn search_bound(
-    engine: &impl Splittable,
+pub fn search_bound<E: Splittable>(
+    engine: &E,
     start: &Position,
     (happy, sad): (u32, u32),
     wanted: usize,
@@ -193,6 +193,42 @@ pub fn search_bound(
     let (heuristic, all, threads) = (&options.heuristic, options.all, options.threads.max(1));
     let stop = options.stop.as_deref();
     let (above, items) = cut(engine, heuristic, start, happy, sad, wanted);
+    let search = |worker: &mut E::Worker, subtree: &Subtree| {
+        let found = engine.search(worker, subtree, all);
+        Pass {
+            nodes: found.nodes,
+            next: u32::MAX,
+            solutions: found.solutions,
+        }
+    };
+    let cut = (above, u32::MAX, items.as_slice());
+    let pass = search_cut(
+        cut,
+        ((threads, all), options.live.as_deref(), stop),
+        &|| engine.worker(),
+        &search,
+        |subtree| &subtree.path,
+    )?;
+    Some(Found {
+        nodes: pass.nodes,
+        solutions: pass.solutions,
+    })
+}
+
+/// Searches a cut's `items`, below the walk that met them with `above` nodes and cut off
+/// `next` at least, on `threads` threads (this one among them): `search(worker, subtree)`
+/// searches below a subtree's root (its solutions from there; `path(subtree)` leads to it from
+/// the start), each thread with a `worker` of its own. Each subtree's nodes are told to `live`
+/// as it is searched, and to `stop`, which ends the search early (`None`). Returns one
+/// thread's answer ([`merge`]): its nodes and solutions from the start, and the least `g + h`
+/// cut off by the walk or any subtree.
+pub fn search_cut<S: Sync, W>(
+    (above, next, items): (u64, u32, &[Item<S>]),
+    ((threads, all), live, stop): ((usize, bool), Option<&Live>, Option<&Stop>),
+    worker: &(dyn Fn() -> W + Sync),
+    search: &(dyn Fn(&mut W, &S) -> Pass + Sync),
+    path: fn(&S) -> &[u8],
+) -> Option<Pass> {
     if let Some(stop) = stop {
         stop.spend(above);
     }
@@ -202,21 +238,26 @@ pub fn search_bound(
         .position(|i| matches!(i.kind, Kind::Solution(_)))
         .filter(|_| !all)
         .unwrap_or(usize::MAX);
+    let next = AtomicU32::new(next);
     let results = search_items(
         items.len(),
         first,
-        (threads, options.live.as_deref(), stop),
+        (threads, live, stop),
         all,
-        &|| engine.worker(),
-        &|worker, i| match &items[i].kind {
+        worker,
+        &|w, i| match &items[i].kind {
             Kind::Subtree(subtree) => {
-                let mut found = engine.search(worker, subtree, all);
-                for moves in &mut found.solutions {
-                    let mut whole = subtree.path.clone();
-                    whole.append(moves);
-                    *moves = whole;
+                let found = search(w, subtree);
+                next.fetch_min(found.next, Ordering::SeqCst);
+                let solutions = found
+                    .solutions
+                    .into_iter()
+                    .map(|moves| [path(subtree), &moves].concat())
+                    .collect();
+                Found {
+                    nodes: found.nodes,
+                    solutions,
                 }
-                found
             }
             Kind::Solution(moves) => Found {
                 nodes: 0,
@@ -232,7 +273,12 @@ pub fn search_bound(
         merged.is_ok() || stop.is_some_and(Stop::raised),
         "an item before the answer was not searched"
     );
-    merged.ok()
+    let merged = merged.ok()?;
+    Some(Pass {
+        nodes: merged.nodes,
+        next: next.into_inner(),
+        solutions: merged.solutions,
+    })
 }
 
 /// Searches `subtree` as `engine.search` does (the same nodes and solutions, the moves from

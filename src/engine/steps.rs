@@ -219,12 +219,12 @@ impl<E: Estimate> super::ida::Tree for Steps<'_, E> {
 
     const GOAL_AT_LIMIT: bool = true;
 
-    #[inline]
+    #[inline(always)]
     fn moves(&self, node: &Self::Node) -> usize {
         self.counts[Self::order(node.came)]
     }
 
-    #[inline]
+    #[inline(always)]
     fn step(&self, node: &Self::Node, i: usize) -> Option<Step> {
         let d = self.orders[Self::order(node.came)][i];
         let from = self.neighbours[node.blank][usize::from(d.code())]?;
@@ -232,7 +232,7 @@ impl<E: Estimate> super::ida::Tree for Steps<'_, E> {
         Some(Step { d, from, machine })
     }
 
-    #[inline]
+    #[inline(always)]
     fn make(&mut self, node: &Self::Node, m: Step, _: (u32, u32)) -> (Self::Node, u32) {
         let (blank, from) = (node.blank, m.from);
         let tile = self.tiles[from];
@@ -260,7 +260,7 @@ impl<E: Estimate> super::ida::Tree for Steps<'_, E> {
         (child, h)
     }
 
-    #[inline]
+    #[inline(always)]
     fn unmake(&mut self, node: &Self::Node, m: Step) {
         self.path.pop();
         self.tiles[m.from] = self.tiles[node.blank];

@@ -219,12 +219,12 @@ impl ida::Tree for JumpTree<'_> {
 
     const GOAL_AT_LIMIT: bool = false;
 
-    #[inline]
+    #[inline(always)]
     fn moves(&self, node: &Node) -> usize {
         self.jumps.from(node.blank).len()
     }
 
-    #[inline]
+    #[inline(always)]
     fn step(&self, node: &Node, j: usize) -> Option<Move> {
         let jump = self.jumps.from(node.blank)[j];
         if node
@@ -240,7 +240,7 @@ impl ida::Tree for JumpTree<'_> {
     }
 
     /// Slides the tiles the blank passes, one cell each, updating the moved axis's part.
-    #[inline]
+    #[inline(always)]
     fn make(&mut self, node: &Node, m: Move, budget: (u32, u32)) -> (Node, u32) {
         let cols = self.board.cols();
         let axis = m.jump.jump.axis();
@@ -285,14 +285,16 @@ impl ida::Tree for JumpTree<'_> {
     }
 
     /// Slides them back.
-    #[inline]
-    fn unmake(&mut self, _: &Node, m: Move) {
-        let back = m.jump.jump.direction.reverse();
-        for &cell in m.jump.passed().iter().rev() {
-            let cell = usize::from(cell);
-            let tile = self.path.pop().unwrap_or(0);
-            let before = self.board.neighbour(cell, back).unwrap_or(cell);
-            self.tiles[cell] = tile;
+    #[inline(always)]
+    fn unmake(&mut self, node: &Node, m: Move) {
+        let passed = m.jump.passed();
+        for (i, &cell) in passed.iter().enumerate().rev() {
+            // The blank's cell before it passed `cell`.
+            let before = match i {
+                0 => node.blank,
+                _ => usize::from(passed[i - 1]),
+            };
+            self.tiles[usize::from(cell)] = self.path.pop().unwrap_or(0);
             self.tiles[before] = 0;
         }
     }
