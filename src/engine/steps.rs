@@ -40,7 +40,8 @@ pub trait Estimate {
 /// The reference engine's estimate: the Manhattan distance move by move, or the tables' from
 /// scratch at each child.
 pub struct Scratch<'a> {
-    heuristic: &'a Heuristic,
+    /// The heuristic when it reads tables (none: Manhattan, found move by move).
+    tables: Option<&'a Heuristic>,
     /// `distance[tile * cells + cell]`: how far `tile` on `cell` is from home.
     distance: Vec<u32>,
     cells: usize,
@@ -53,7 +54,7 @@ impl<'a> Scratch<'a> {
             .map(|i| board.tile_distance((i / cells) as u8, i % cells) as u32)
             .collect();
         Scratch {
-            heuristic,
+            tables: heuristic.has_tables().then_some(heuristic),
             distance,
             cells,
         }
@@ -63,15 +64,15 @@ impl<'a> Scratch<'a> {
 impl Estimate for Scratch<'_> {
     type State = ();
 
-    #[inline]
+    #[inline(always)]
     fn child(
         &self,
         tiles: &[u8],
         (h, _): (u32, &()),
         (tile, from, to): (u8, usize, usize),
     ) -> (u32, ()) {
-        let after = match self.heuristic.table_estimate(tiles) {
-            Some(after) => after,
+        let after = match self.tables {
+            Some(tables) => tables.table_estimate(tiles).unwrap_or(h + 1),
             None => {
                 let row = usize::from(tile) * self.cells;
                 h + self.distance[row + to] - self.distance[row + from]
