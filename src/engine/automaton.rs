@@ -399,22 +399,7 @@ fn drive<A: Generated>(
     let counted = |n: u64| options.count_nodes.then_some(n);
     if h == 0 {
         // The start is the goal (Knuth's `if (moves == 0) goto win`).
-        let bound = BoundStats {
-            happy: 0,
-            sad: 0,
-            nodes: counted(1),
-            seconds: 0.0,
-            completed: true,
-            solutions: 1,
-        };
-        return Ok(SearchOutcome {
-            solutions: vec![Solution {
-                moves: Vec::new(),
-                happy: 0,
-                sad: 0,
-            }],
-            stats: SearchStats::from_bounds(vec![bound]),
-        });
+        return Ok(SearchOutcome::at_goal(counted(1)));
     }
     let mut machine = A::default();
     let split = Split::<A> {

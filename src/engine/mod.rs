@@ -7,13 +7,16 @@
 //!
 //! The IDA* engines try bounds `h + k` happy moves and `k` sad moves, `k = 0, 1, 2, …`
 //! (Knuth's KORF0/KORF1); each finished bound is reported through the `progress` callback as it
-//! completes, so long searches show their progress.
+//! completes, so long searches show their progress. The reference engines of both metrics are
+//! one IDA* ([`ida`]) over each metric's tree ([`steps`], [`crate::mtm::search`]).
 
 pub mod automaton;
 pub mod bfs;
+pub mod ida;
 pub mod parallel;
 pub mod reference;
 pub mod shard;
+pub mod steps;
 
 use crate::board::Direction;
 use crate::heuristic::Heuristic;
@@ -165,6 +168,29 @@ impl SearchStats {
 pub struct SearchOutcome {
     pub solutions: Vec<Solution>,
     pub stats: SearchStats,
+}
+
+impl SearchOutcome {
+    /// The outcome of a start that is the goal in STM: the root is the only node (`nodes` 1,
+    /// when counted), one bound of no moves with its one solution (Knuth skips the search).
+    pub fn at_goal(nodes: Option<u64>) -> SearchOutcome {
+        let bound = BoundStats {
+            happy: 0,
+            sad: 0,
+            nodes,
+            seconds: 0.0,
+            completed: true,
+            solutions: 1,
+        };
+        SearchOutcome {
+            solutions: vec![Solution {
+                moves: Vec::new(),
+                happy: 0,
+                sad: 0,
+            }],
+            stats: SearchStats::from_bounds(vec![bound]),
+        }
+    }
 }
 
 impl SearchOutcome {

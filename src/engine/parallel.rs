@@ -18,13 +18,15 @@
 //! commands (`super::shard`) hand the same items to processes on other machines and merge
 //! their results by the same rule.
 
+use super::ida::{self, Pass};
+use super::steps::{Node, Stepped, Steps};
 use crate::board::Direction;
 use crate::engine::{Live, SearchOptions, Stop};
-use crate::heuristic::pdb::{board_pieces, piece_cells, Entries, PatternDb, Values};
+use crate::heuristic::pdb::{piece_cells, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Subtrees wanted per thread, so that threads finishing at different times stay busy.
@@ -98,97 +100,6 @@ pub trait Splittable: Sync {
     fn search(&self, worker: &mut Self::Worker, subtree: &Subtree, all: bool) -> Found;
 }
 
-/// The walk above the cut: a depth-first search to `depth` moves below `node`, in the
-/// engine's order, counting one node per move tried (as one thread does) and listing the items
-/// it meets at the cut.
-struct Walk<'e, E: Splittable> {
-    engine: &'e E,
-    heuristic: &'e Heuristic,
-    /// The moves to go on below a node at the cut, by its path from the start (0: an item).
-    deeper: &'e dyn Fn(&[u8]) -> u32,
-    nodes: u64,
-    items: Vec<Item>,
-}
-
-impl<E: Splittable> Walk<'_, E> {
-    /// Walks below `node`, whose lookups' entries are `entries` (with pattern databases).
-    fn below(&mut self, node: &Subtree, entries: &Entries, came: Option<Direction>, depth: u32) {
-        for d in self.engine.order(came) {
-            let mut after = node.root;
-            let Some(piece) = after.move_blank(d) else {
-                continue;
-            };
-            let Some(machine) = self.engine.machine().step(node.machine, d) else {
-                continue;
-            };
-            self.nodes += 1;
-            // The piece goes from the blank's new cell to its old one.
-            let (from, to) = (after.blank(), node.root.blank());
-            let (is_happy, values, entries) = match self.heuristic.tables() {
-                Some(db) => {
-                    let board = board_pieces(&node.root);
-                    let home = node.root.board().home(piece) as u8;
-                    let the_move = (home, from as u8, to as u8);
-                    let (values, entries) = db.step(node.values, entries, &board, the_move);
-                    (PatternDb::happy(node.values, values), values, entries)
-                }
-                // A catalogue's machine finds its values at each subtree's root; the node's
-                // estimate is its happy moves less its sad ones (Knuth's invariant).
-                None if self.heuristic.has_tables() => (
-                    i64::from(self.heuristic.estimate(&after))
-                        < i64::from(node.happy) - i64::from(node.sad),
-                    Values::default(),
-                    *entries,
-                ),
-                None => (
-                    node.root.board().is_happy(piece, from, to),
-                    Values::default(),
-                    *entries,
-                ),
-            };
-            let (happy, sad) = if is_happy {
-                match node.happy {
-                    0 => continue,
-                    happy => (happy - 1, node.sad),
-                }
-            } else {
-                match node.sad {
-                    0 => continue,
-                    sad => (node.happy, sad - 1),
-                }
-            };
-            let mut path = node.path.clone();
-            path.push(piece);
-            let child = Subtree {
-                root: after,
-                came: d,
-                path,
-                happy,
-                sad,
-                values,
-                machine,
-            };
-            // The moves still to walk below the child before the cut.
-            let more = match depth {
-                1 => (self.deeper)(&child.path),
-                _ => depth - 1,
-            };
-            let kind = if happy == 0 && sad == 0 {
-                Kind::Solution(child.path)
-            } else if more == 0 {
-                Kind::Subtree(child)
-            } else {
-                self.below(&child, &entries, Some(d), more);
-                continue;
-            };
-            self.items.push(Item {
-                before: self.nodes,
-                kind,
-            });
-        }
-    }
-}
-
 /// The cut of the bound with `happy` and `sad` moves from `start`, at the shallowest depth
 /// that gives at least `wanted` subtrees (or none deeper): the nodes above it and its items.
 pub fn cut(
@@ -230,7 +141,10 @@ pub fn cut_deeper(
 /// The cut below `root` (the start, reached by no move, when `came` is `None`; else a
 /// subtree's root, reached by `came`), at the shallowest depth that gives at least `wanted`
 /// subtrees (or none deeper): the nodes above it, counted from `root` as a search of it counts
-/// them, and its items, their paths from the start.
+/// them, and its items, their paths from the start. The walk is the one IDA* pass
+/// ([`ida::cut`]) over the blank's steps in the engine's order, the partition's lookups
+/// followed move by move ([`Stepped`]) so that each subtree starts with its values; it lists
+/// every item, even after a solution.
 fn cut_below(
     engine: &impl Splittable,
     heuristic: &Heuristic,
@@ -243,34 +157,34 @@ fn cut_below(
     let entries = heuristic
         .tables()
         .map_or_else(Default::default, |db| db.entries(&at));
-    let mut depth = 1;
-    loop {
-        let mut walk = Walk {
-            engine,
-            heuristic,
-            deeper,
-            nodes: 0,
-            items: Vec::new(),
-        };
-        walk.below(root, &entries, came, depth);
-        let subtrees = walk
-            .items
-            .iter()
-            .filter(|i| matches!(i.kind, Kind::Subtree(_)))
-            .count();
-        if subtrees == 0 || subtrees >= wanted || depth >= root.happy + root.sad {
-            return (walk.nodes, walk.items);
-        }
-        depth += 1;
-    }
+    let order = |came: Option<Direction>| engine.order(came);
+    let tree = || {
+        let estimate = Stepped::new(heuristic, root.root.board());
+        Steps::new(&root.root, &order, engine.machine(), &root.path, estimate)
+    };
+    let node = Node {
+        blank: root.root.blank(),
+        came,
+        h: root.happy - root.sad,
+        machine: root.machine,
+        state: (root.values, entries),
+    };
+    let walked = ida::cut(
+        &tree,
+        (node, 0),
+        (root.happy + root.sad, true),
+        wanted,
+        deeper,
+    );
+    (walked.nodes, walked.items)
 }
 
 /// Searches one bound (`happy` and `sad` moves from `start`) cut into at least `wanted`
 /// subtrees (see [`SearchOptions::subtrees`]) on `options.threads` threads: the solutions from
 /// the start in one thread's order (all, or the first) and the nodes; `None` when
 /// `options.stop` stopped it before its answer (the nodes it spent told to the stop).
-pub fn search_bound(
-    engine: &impl Splittable,
+pub fn search_bound<E: Splittable>(
+    engine: &E,
     start: &Position,
     (happy, sad): (u32, u32),
     wanted: usize,
@@ -279,6 +193,42 @@ pub fn search_bound(
     let (heuristic, all, threads) = (&options.heuristic, options.all, options.threads.max(1));
     let stop = options.stop.as_deref();
     let (above, items) = cut(engine, heuristic, start, happy, sad, wanted);
+    let search = |worker: &mut E::Worker, subtree: &Subtree| {
+        let found = engine.search(worker, subtree, all);
+        Pass {
+            nodes: found.nodes,
+            next: u32::MAX,
+            solutions: found.solutions,
+        }
+    };
+    let cut = (above, u32::MAX, items.as_slice());
+    let pass = search_cut(
+        cut,
+        ((threads, all), options.live.as_deref(), stop),
+        &|| engine.worker(),
+        &search,
+        |subtree| &subtree.path,
+    )?;
+    Some(Found {
+        nodes: pass.nodes,
+        solutions: pass.solutions,
+    })
+}
+
+/// Searches a cut's `items`, below the walk that met them with `above` nodes and cut off
+/// `next` at least, on `threads` threads (this one among them): `search(worker, subtree)`
+/// searches below a subtree's root (its solutions from there; `path(subtree)` leads to it from
+/// the start), each thread with a `worker` of its own. Each subtree's nodes are told to `live`
+/// as it is searched, and to `stop`, which ends the search early (`None`). Returns one
+/// thread's answer ([`merge`]): its nodes and solutions from the start, and the least `g + h`
+/// cut off by the walk or any subtree.
+pub fn search_cut<S: Sync, W>(
+    (above, next, items): (u64, u32, &[Item<S>]),
+    ((threads, all), live, stop): ((usize, bool), Option<&Live>, Option<&Stop>),
+    worker: &(dyn Fn() -> W + Sync),
+    search: &(dyn Fn(&mut W, &S) -> Pass + Sync),
+    path: fn(&S) -> &[u8],
+) -> Option<Pass> {
     if let Some(stop) = stop {
         stop.spend(above);
     }
@@ -288,21 +238,26 @@ pub fn search_bound(
         .position(|i| matches!(i.kind, Kind::Solution(_)))
         .filter(|_| !all)
         .unwrap_or(usize::MAX);
+    let next = AtomicU32::new(next);
     let results = search_items(
         items.len(),
         first,
-        (threads, options.live.as_deref(), stop),
+        (threads, live, stop),
         all,
-        &|| engine.worker(),
-        &|worker, i| match &items[i].kind {
+        worker,
+        &|w, i| match &items[i].kind {
             Kind::Subtree(subtree) => {
-                let mut found = engine.search(worker, subtree, all);
-                for moves in &mut found.solutions {
-                    let mut whole = subtree.path.clone();
-                    whole.append(moves);
-                    *moves = whole;
+                let found = search(w, subtree);
+                next.fetch_min(found.next, Ordering::SeqCst);
+                let solutions = found
+                    .solutions
+                    .into_iter()
+                    .map(|moves| [path(subtree), &moves].concat())
+                    .collect();
+                Found {
+                    nodes: found.nodes,
+                    solutions,
                 }
-                found
             }
             Kind::Solution(moves) => Found {
                 nodes: 0,
@@ -318,7 +273,12 @@ pub fn search_bound(
         merged.is_ok() || stop.is_some_and(Stop::raised),
         "an item before the answer was not searched"
     );
-    merged.ok()
+    let merged = merged.ok()?;
+    Some(Pass {
+        nodes: merged.nodes,
+        next: next.into_inner(),
+        solutions: merged.solutions,
+    })
 }
 
 /// Searches `subtree` as `engine.search` does (the same nodes and solutions, the moves from

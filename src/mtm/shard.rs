@@ -14,7 +14,8 @@
 
 use super::bound::LowerBound;
 use super::moves::Jump;
-use super::search::{Item, Pass, Search, Subtree};
+use super::search::{Item, JumpTree, Subtree};
+use crate::engine::ida::{self, Pass};
 use crate::engine::{EngineError, EngineKind, Stop};
 use crate::position::Position;
 use crate::prune::Machine;
@@ -126,18 +127,10 @@ pub fn search(
         EngineKind::Automaton => super::automaton::search_subtree(searched, subtree, (limit, all))?,
         EngineKind::Ida => {
             let (bound, prune) = searched;
-            let mut walk = Search::new(&subtree.root, bound, prune, all);
-            walk.limit = limit;
+            let tree = JumpTree::new(&subtree.root, bound, prune);
+            let mut walk = ida::Search::new(tree, limit, all);
             walk.stop = stop;
-            let (root, came) = (&subtree.root, Some(subtree.came.axis()));
-            let (g, parts, m) = (subtree.g, subtree.parts, subtree.machine);
-            walk.explore(root.blank(), came, g, parts, subtree.codes, m);
-            let solutions = std::mem::take(&mut walk.solutions);
-            Pass {
-                nodes: walk.nodes,
-                next: walk.next,
-                solutions,
-            }
+            walk.run(JumpTree::subtree_root(subtree), subtree.g)
         }
         EngineKind::Bfs => return Err(EngineError::Limit(crate::engine::shard::NO_BFS.into())),
     };
