@@ -11,6 +11,9 @@
 //! Read whole, not a block at a time as the pattern databases are: a search's first bounds
 //! look at entries all over the table (its arrangements are ranked by the halves' codes, which
 //! a move changes in any place), so a lazy read would read most blocks anyway, one at a time.
+//! Measured (a count of the 4 KB blocks one `solve --metric mtm` looks at, of 18,505): 4,979
+//! to 17,616 on six random 4x4 positions and Korf's first, a median of 13,687 (74 %); even a
+//! search of 54,250 nodes looks at 6,821 (37 %).
 
 use super::relabel::{RelabelTable, BYTES, STATES};
 use crate::heuristic::cache;
