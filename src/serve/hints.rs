@@ -76,30 +76,22 @@ pub fn hints(
         let notation = position.notation(convention);
         format!("{metric} {board} {convention:?} {goal:?} {notation}")
     };
-    let jobs: Vec<(usize, Position)> = (0..metrics.len())
-        .filter(|_| !at_goal)
-        .flat_map(|m| {
-            children(&start, metrics[m])
-                .into_iter()
-                .map(move |c| (m, c))
-        })
-        .collect();
-    let races = metrics.map(|metric| {
-        let known = config.known.get(&key(metric, &start));
-        let count = jobs.iter().filter(|(m, _)| metrics[*m] == metric).count();
-        Race::new(count, known.and_then(|d| d.checked_sub(1)), &stop)
+    // Each metric's children, and every child as a job: its metric and its place there.
+    let moved: [Vec<Position>; 2] = metrics.map(|metric| match at_goal {
+        true => Vec::new(),
+        false => children(&start, metric),
     });
-    // The index of each job among its metric's children.
-    let places: Vec<usize> = jobs
-        .iter()
-        .enumerate()
-        .map(|(j, (m, _))| jobs[..j].iter().filter(|(k, _)| k == m).count())
+    let jobs: Vec<(usize, usize, Position)> = (moved.iter().enumerate())
+        .flat_map(|(m, them)| them.iter().enumerate().map(move |(i, &c)| (m, i, c)))
         .collect();
+    let races: [Race; 2] = std::array::from_fn(|m| {
+        let known = config.known.get(&key(metrics[m], &start));
+        Race::new(moved[m].len(), known.and_then(|d| d.checked_sub(1)), &stop)
+    });
     let found: Vec<Result<Child, Refusal>> = std::thread::scope(|scope| {
         let threads: Vec<_> = jobs
             .iter()
-            .zip(&places)
-            .map(|(&(m, child), &place)| {
+            .map(|&(m, place, child)| {
                 let request = request.at(child.notation(convention), metrics[m]);
                 let race = &races[m];
                 scope.spawn(move || race.run(config, &request, place))
@@ -116,7 +108,11 @@ pub fn hints(
     });
     let found: Vec<Child> = found.into_iter().collect::<Result<_, _>>()?;
     for (m, metric) in metrics.into_iter().enumerate() {
-        let mine = || jobs.iter().zip(&found).filter(move |((j, _), _)| *j == m);
+        let mine = || {
+            jobs.iter()
+                .zip(&found)
+                .filter(move |((j, _, _), _)| *j == m)
+        };
         let least = mine().filter_map(|(_, found)| found.distance).min();
         let distance = match least.or(races[m].best()) {
             Some(least) => least + 1,
@@ -125,7 +121,7 @@ pub fn hints(
         };
         config.known.keep(key(metric, &start), distance);
         let mut moves = Vec::new();
-        for ((_, child), found) in mine() {
+        for ((_, _, child), found) in mine() {
             let mut hint = serde_json::json!({
                 "position": child.notation(convention),
                 "optimal": found.distance.is_some_and(|d| d + 1 == distance),
