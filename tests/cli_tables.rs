@@ -420,6 +420,41 @@ fn a_table_of_an_older_format_is_named_and_rebuilt() {
     assert_eq!(std::fs::read(&eight).expect("rebuilt"), table);
 }
 
+/// A duplicate-pruning machine written under other word rules (here: before its file named
+/// them) is listed as old, not damaged, and rebuilt under today's rules (issue 50).
+#[test]
+fn a_machine_of_other_word_rules_is_named_and_rebuilt() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (status, _, stderr) = run(dir.path(), &["tables", "build", "--size", "3x3"]);
+    assert_eq!(status, 0, "{stderr}");
+    let file = dir.path().join("fsm-12.bin");
+    let today = std::fs::read(&file).expect("the machine was kept");
+    let machine = fifteen::prune::Machine::build(12);
+    fifteen::heuristic::cache::write(
+        &file,
+        "duplicate-pruning machine of the forbidden words of at most 12 moves",
+        &fifteen::prune::cache::payload(&machine),
+    )
+    .expect("written");
+    let (status, list, _) = run(dir.path(), &["tables", "list"]);
+    assert_eq!(status, 0);
+    let line = list
+        .lines()
+        .find(|l| l.contains("fsm-12.bin"))
+        .unwrap_or_default();
+    assert!(
+        line.ends_with("OLD: a duplicate-pruning machine of other word rules (rules unnamed), rebuilt when next used"),
+        "{list}"
+    );
+    assert!(!list.contains("DAMAGED"), "{list}");
+    let stderr = solves_hiroi(dir.path());
+    assert!(
+        stderr.contains("fsm-12.bin was built under other word rules (rules unnamed; now rules 1); building it again"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&file).expect("rebuilt"), today);
+}
+
 /// A table directory that cannot be written: the solve says so before it builds (not "once;
 /// kept"), still answers, and `tables build` fails so that a set-up script notices.
 #[test]

@@ -349,6 +349,9 @@ fn list(store: &Store, named: bool) -> Result<(), Failure> {
                         m.states()
                     )
                 }
+                Err(prune::cache::Unread::OtherRules(_, rules)) => format!(
+                    "OLD: a duplicate-pruning machine of other word rules ({rules}), rebuilt when next used"
+                ),
                 Err(error) => {
                     damaged += 1;
                     format!("DAMAGED: {error}")

@@ -4,13 +4,15 @@
 //! and read back by later processes in about a millisecond.
 //!
 //! Invariant: a machine is handed out only when its file checks out — the format's checksums,
-//! then the machine itself: every transition is dead or names a state of the machine, so the
-//! engines' lookups stay inside it. Anything else is rebuilt (and the file written again).
+//! a key naming its depth, spelling and the version of the word rules that built it
+//! ([`super::words::RULES`]), then the machine itself: every transition is dead or names a state
+//! of the machine, so the engines' lookups stay inside it. Anything else is rebuilt (and the file
+//! written again); a file of other rules is named as such (`OLD:` in `tables list`).
 //!
 //! Payload (u32, little-endian): the number of forbidden words, then the transitions
 //! `next[n * state + s]` (`n *` the next state, or `u32::MAX`), `n` the spelling's symbols.
 
-use super::{Machine, Spelling, DEAD};
+use super::{words::RULES, Machine, Spelling, DEAD};
 use crate::heuristic::cache::{self, TableFile};
 use std::path::{Path, PathBuf};
 
@@ -38,8 +40,14 @@ pub fn mtm_file(file: &Path) -> Option<(Spelling, usize)> {
     (path(file.parent()?, depth, spelling) == file).then_some((spelling, depth))
 }
 
-/// What the file's header says it holds.
+/// What the file's header says it holds: the machine, then the rules that built it.
 fn key(depth: usize, spelling: Spelling) -> String {
+    format!("{}, word rules {RULES}", machine_key(depth, spelling))
+}
+
+/// The machine a file's key names, whatever rules built it (a file written before the rules
+/// were named holds only this).
+fn machine_key(depth: usize, spelling: Spelling) -> String {
     let words =
         format!("duplicate-pruning machine of the forbidden words of at most {depth} moves");
     match spelling.within {
@@ -49,6 +57,17 @@ fn key(depth: usize, spelling: Spelling) -> String {
             spelling.longest
         ),
     }
+}
+
+/// Why a machine's file was not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unread {
+    /// The machine the file should hold, built under other word rules: rebuilt, not damaged.
+    #[error("machine file {0} was built under other word rules ({1}; now rules {RULES})")]
+    OtherRules(String, String),
+    /// Anything else: missing, damaged, foreign.
+    #[error("{0}")]
+    Bad(String),
 }
 
 /// The machine's bytes.
@@ -62,12 +81,24 @@ pub fn payload(machine: &Machine) -> Vec<u8> {
 }
 
 /// Reads the machine of depth `depth` spelled in `spelling` from `file`, checked.
-pub fn read(file: &Path, depth: usize, spelling: Spelling) -> Result<Machine, String> {
+pub fn read(file: &Path, depth: usize, spelling: Spelling) -> Result<Machine, Unread> {
     let symbols = spelling.symbols();
-    let opened = TableFile::open_within(file, &key(depth, spelling), 20..=MAX_BYTES)
-        .map_err(|e| e.to_string())?;
-    let bytes = opened.read_all().map_err(|e| e.to_string())?;
-    let bad = |what: &str| format!("machine file {} {what}", file.display());
+    let opened = match TableFile::open_within(file, &key(depth, spelling), 20..=MAX_BYTES) {
+        Ok(opened) => opened,
+        Err(cache::CacheError::ForeignKey(_, found, _))
+            if found
+                .strip_prefix(&machine_key(depth, spelling))
+                .is_some_and(|rules| rules.is_empty() || rules.starts_with(", word rules ")) =>
+        {
+            let rules = found
+                .rsplit_once(", word rules ")
+                .map_or("rules unnamed".into(), |(_, n)| format!("rules {n}"));
+            return Err(Unread::OtherRules(file.display().to_string(), rules));
+        }
+        Err(error) => return Err(Unread::Bad(error.to_string())),
+    };
+    let bytes = opened.read_all().map_err(|e| Unread::Bad(e.to_string()))?;
+    let bad = |what: &str| Unread::Bad(format!("machine file {} {what}", file.display()));
     let mut words = bytes
         .chunks_exact(4)
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
@@ -182,6 +213,23 @@ mod tests {
         let mut wild = payload(&built);
         wild[4..8].copy_from_slice(&(4 * built.states() as u32).to_le_bytes());
         cache::write(&file, &key(8, STM), &wild).expect("written");
-        assert!(read(&file, 8, STM).is_err_and(|e| e.contains("names a state")));
+        assert!(read(&file, 8, STM).is_err_and(|e| e.to_string().contains("names a state")));
+        // A machine of the same depth built under other rules (or before rules were named) is
+        // told apart from a damaged one, and rebuilt.
+        for old in [
+            machine_key(8, STM),
+            format!("{}, word rules 0", machine_key(8, STM)),
+        ] {
+            cache::write(&file, &old, &payload(&built)).expect("written");
+            assert!(
+                matches!(read(&file, 8, STM), Err(Unread::OtherRules(..))),
+                "{old}"
+            );
+            assert_eq!(load(Some(dir.path()), 8, STM, false).0, built);
+            assert_eq!(read(&file, 8, STM), Ok(built.clone()));
+        }
+        // Another machine's key is not mistaken for other rules.
+        cache::write(&file, &machine_key(9, STM), &payload(&built)).expect("written");
+        assert!(matches!(read(&file, 8, STM), Err(Unread::Bad(..))));
     }
 }

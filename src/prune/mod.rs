@@ -28,6 +28,17 @@ pub use words::Spelling;
 /// completed bound of 94 moves of Korf & Felner's #38 (6-6-6-6) 20.9 M, 14.4 M, 13.4 M. Depth
 /// 12 is 2,641 words in 9,557 states (7,970 minimised), built in under a second; depth 14, 19,424 words in
 /// 68,888 states, takes ten seconds to build.
+///
+/// Deeper machines, measured on Korf & Felner's five quickest (6-6-6-6, one thread; the nodes
+/// of the completed bounds, which do not depend on where the last bound meets its first
+/// solution): 230.2 M at depth 12, 226.1 M at 13, 210.7 M at 14, 207.3 M at 15, 196.4 M at 16
+/// (15% fewer). The machine is 0.13, 0.21, 0.90, 1.5 and 6.5 MB, built in 1.3, 3.3, 9.3, 33 and
+/// 138 s, with 0.5 GB of memory at 13, 1.9 at 14, 3.7 at 15 and 14.9 at 16. A node costs the same
+/// at every depth in instructions (about 490 on #40, cachegrind) and in L1 misses (3.4-3.5),
+/// but at depth 16 the machine no longer fits the L2 cache: the five took 47-56 s of CPU against
+/// 37-41 s at depth 12 (interleaved runs). At depth 14 they took 41-43 s: the last bounds of
+/// #32 met their first solution later (687 M nodes in all against 634 M). So depth 12 stays;
+/// the 3.65x of Clausecker's depth-20 machine needs another build than this search over words.
 pub const DEPTH: usize = 12;
 
 /// Longest forbidden word of jumps searched for on a board of the multi-tile metric, so that

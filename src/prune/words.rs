@@ -28,6 +28,12 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::hash_map::Entry;
 
+/// The version of the rules above: which words are forbidden, the order in which words are met,
+/// and how symbols are numbered. A machine's file names it (`prune::cache`), so that a file built
+/// under other rules is rebuilt rather than read as it is. Raise it with any change here that
+/// could change a machine built from the same depth and spelling.
+pub const RULES: u32 = 1;
+
 /// The moves words are spelled in. A symbol is a direction and a distance of `1..=longest`
 /// cells, numbered in the engines' order: `d * longest + distance - 1` for Knuth's direction
 /// code `d` (east, north, west, south), shorter jumps first.
