@@ -7,13 +7,16 @@
 #![forbid(unsafe_code)]
 
 use fifteen::engine::automaton::Automaton;
-use fifteen::engine::reference::ReferenceIda;
+use fifteen::engine::parallel::{self, Item, Kind, Splittable, Subtree, Visit};
+use fifteen::engine::reference::{self, ReferenceIda};
 use fifteen::engine::Live;
 use fifteen::heuristic::partition::Partition;
 use fifteen::heuristic::pdb;
 use fifteen::heuristic::Heuristic;
+use fifteen::prune::Machine;
 use fifteen::{Board, Convention, Engine, Position, SearchOptions};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 struct Case {
     position: Position,
@@ -197,4 +200,194 @@ fn a_search_that_tells_its_progress_gives_the_answer_of_one_thread() {
             }
         }
     }
+}
+
+/// The duplicate-pruning machine the best-first tests walk: forbidden words of at most 8
+/// moves, so that a kept subtree's machine state matters (and it builds at once).
+fn machine() -> Arc<Machine> {
+    static MACHINE: OnceLock<Arc<Machine>> = OnceLock::new();
+    MACHINE.get_or_init(|| Arc::new(Machine::build(8))).clone()
+}
+
+fn tables_5_5_5() -> Heuristic {
+    static TABLES: OnceLock<Heuristic> = OnceLock::new();
+    TABLES
+        .get_or_init(|| {
+            let board = Board::new(4, 4).expect("a board");
+            let partition = Partition::preset(board, "5-5-5").expect("a preset");
+            Heuristic::Tables(Arc::new(pdb::build(&partition).expect("builds")))
+        })
+        .clone()
+}
+
+/// At least six positions of `board` whose searches take half a million nodes or more with
+/// Manhattan distance: with tables, bounds of thousands of nodes, large enough to be cut deep.
+fn sizeable(board: &str) -> Vec<Case> {
+    let cases: Vec<Case> = corpus(board, u64::MAX)
+        .into_iter()
+        .filter(|c| c.completed_nodes >= 500_000)
+        .collect();
+    assert!(cases.len() >= 6, "{board}: {} positions", cases.len());
+    cases
+}
+
+/// Bounds searched best first (every bound here, with `best_first_after: Some(0)`, though 4x4
+/// is never searched so by default): the optimal length, replayed; both engines node for node
+/// alike in every completed bound; the same answer on one, two and three threads; and no
+/// completed bound with more nodes than in the walk's order (the merged roots only take
+/// subtrees away).
+#[test]
+fn best_first_bounds_are_optimal_and_one_answer_on_any_threads() {
+    let heuristic = tables_5_5_5();
+    let options = |threads, best_first_after| SearchOptions {
+        heuristic: heuristic.clone(),
+        prune: machine(),
+        threads,
+        best_first_after: Some(best_first_after),
+        ..SearchOptions::default()
+    };
+    let nodes =
+        |o: &fifteen::SearchOutcome| o.stats.bounds.iter().map(|b| b.nodes).collect::<Vec<_>>();
+    let mut fewer = 0;
+    for case in sizeable("4x4").iter().take(6) {
+        let start = &case.position;
+        let solve = |engine: &dyn Engine, options: &SearchOptions| {
+            engine.solve(start, options, &mut |_| {}).expect("solves")
+        };
+        let walked = solve(&Automaton, &options(1, u64::MAX));
+        let best = solve(&Automaton, &options(1, 0));
+        assert_eq!(best.length(), Some(case.length), "{start:?}");
+        assert!(best.solutions[0].solves(start), "{start:?}");
+        for ((bound, plain), (_, first)) in walked
+            .stats
+            .completed_nodes()
+            .into_iter()
+            .zip(best.stats.completed_nodes())
+        {
+            assert!(
+                first <= plain,
+                "{start:?} bound {bound}: {first:?} > {plain:?}"
+            );
+        }
+        fewer += usize::from(best.stats.nodes < walked.stats.nodes);
+        // The reference engine walks in KORF0's order, and so meets other solutions first.
+        let reference = solve(&ReferenceIda, &options(1, 0));
+        assert_eq!(reference.length(), Some(case.length), "{start:?}");
+        assert_eq!(
+            reference.stats.completed_nodes(),
+            best.stats.completed_nodes(),
+            "{start:?}"
+        );
+        for threads in [2, 3] {
+            let many = solve(&Automaton, &options(threads, 0));
+            assert_eq!(
+                many.solutions, best.solutions,
+                "{start:?} {threads} threads"
+            );
+            assert_eq!(nodes(&many), nodes(&best), "{start:?} {threads} threads");
+        }
+    }
+    assert!(fewer > 0, "best first never took a node off");
+}
+
+/// One bound's cut of a search of `start` by the reference engine, with at least `wanted`
+/// subtrees, best first and as the walk met it.
+struct BestFirstCut<'a> {
+    heuristic: &'a Heuristic,
+    start: Position,
+    length: u32,
+    wanted: usize,
+}
+
+impl Visit for BestFirstCut<'_> {
+    type Output = (u64, Vec<Item>, Vec<Item>);
+
+    fn visit<E: Splittable>(self, engine: &E) -> Self::Output {
+        let h = self.heuristic.estimate(&self.start);
+        let sad = (self.length - h) / 2;
+        let (above, walked) = parallel::cut(
+            engine,
+            self.heuristic,
+            &self.start,
+            h + sad,
+            sad,
+            self.wanted,
+        );
+        let best = parallel::best_first(self.heuristic, &self.start, above, walked.clone());
+        (above, walked, best)
+    }
+}
+
+/// The best-first cut keeps one subtree per root: the one whose path comes first in search
+/// order (by direction codes), with its machine state; it keeps every root, puts every item
+/// after the whole walk, and takes the subtrees by the least sum of the lookups' values, then
+/// the least Manhattan distance.
+#[test]
+fn the_best_first_cut_keeps_the_first_path_to_each_root_and_orders_by_the_tables() {
+    let heuristic = tables_5_5_5();
+    let machine = machine();
+    let spelled = |start: &Position, path: &[u8]| {
+        let mut at = *start;
+        path.iter()
+            .map(|&piece| {
+                let d = at.direction_of(piece).expect("a move").code();
+                assert!(at.push(piece));
+                d
+            })
+            .collect::<Vec<u8>>()
+    };
+    let subtrees = |items: &[Item]| {
+        items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                Kind::Subtree(s) => Some(s.clone()),
+                Kind::Solution(_) => None,
+            })
+            .collect::<Vec<Subtree>>()
+    };
+    let mut merged = 0;
+    for case in sizeable("4x4").iter().take(6) {
+        let start = case.position;
+        let cut = BestFirstCut {
+            heuristic: &heuristic,
+            start,
+            // Four moves past the optimal length: a bound of tens of thousands of nodes.
+            length: case.length as u32 + 4,
+            wanted: 2_000,
+        };
+        let (above, walked, best) = reference::visit_split(&heuristic, &machine, cut);
+        assert!(best.iter().all(|i| i.before == above));
+        let (walked, best) = (subtrees(&walked), subtrees(&best));
+        let mut first: HashMap<Position, (Vec<u8>, &Subtree)> = HashMap::new();
+        for s in &walked {
+            let path = spelled(&start, &s.path);
+            match first.get(&s.root) {
+                Some((least, _)) if *least <= path => {}
+                _ => {
+                    first.insert(s.root, (path, s));
+                }
+            }
+        }
+        assert_eq!(best.len(), first.len(), "{start:?}: one subtree per root");
+        merged += walked.len() - best.len();
+        for s in &best {
+            let (_, least) = first[&s.root];
+            assert_eq!(s.path, least.path, "{start:?}");
+            assert_eq!(s.machine, least.machine, "{start:?}");
+            assert_eq!(
+                (s.came, s.happy, s.sad),
+                (least.came, least.happy, least.sad)
+            );
+        }
+        let sum = |v: u64| v.to_le_bytes().iter().map(|&b| u32::from(b)).sum::<u32>();
+        let keys: Vec<(u32, usize)> = best
+            .iter()
+            .map(|s| (sum(s.values[0]) + sum(s.values[1]), s.root.manhattan()))
+            .collect();
+        assert!(
+            keys.windows(2).all(|w| w[0] <= w[1]),
+            "{start:?}: out of order"
+        );
+    }
+    assert!(merged > 0, "no root was met twice");
 }

@@ -436,8 +436,8 @@ fn drive<A: Generated>(
         {
             return Err(stopped());
         }
-        let found = match options.subtrees(&bounds) {
-            Some(wanted) => parallel::search_bound(&split, start, (happy, sad), wanted, options)
+        let found = match options.cut(&bounds) {
+            Some(how) => parallel::search_bound(&split, start, (happy, sad), how, options)
                 .ok_or_else(stopped)?,
             None => {
                 let state = machine.set_up(context, start, happy, sad);

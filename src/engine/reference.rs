@@ -81,11 +81,9 @@ impl Engine for ReferenceIda {
                 return Err(stopped());
             }
             let sad = (length - h) / 2;
-            let found = match options.subtrees(&before) {
-                Some(wanted) => {
-                    parallel::search_bound(&split, start, (h + sad, sad), wanted, options)
-                        .ok_or_else(stopped)?
-                }
+            let found = match options.cut(&before) {
+                Some(how) => parallel::search_bound(&split, start, (h + sad, sad), how, options)
+                    .ok_or_else(stopped)?,
                 None => {
                     let found =
                         split.pass(start, None, (h, prune::Machine::START), length, options.all);
