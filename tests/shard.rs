@@ -198,9 +198,13 @@ fn shard(position: &str, flags: &[&str], way: Way) -> (Answer, usize, usize) {
             results.extend(ran);
             let last = *batch.last().expect("a batch");
             if !all && (found.is_some() || kinds[..last].iter().any(|&s| s)) {
-                // One thread stops here; the rest are run only to be left out by merge.
+                // One thread stops here; the rest are run only to be left out by merge (a
+                // batch up to its first solution).
                 for chunk in subtrees.chunks(way.batch.max(1)).skip(at + 1) {
-                    results.extend(chunk.iter().map(|&j| run_item(&bound_dir, &plan, j)));
+                    match way.batch {
+                        0 => results.push(run_item(&bound_dir, &plan, chunk[0])),
+                        _ => results.extend(run_batch(&bound_dir, &plan, chunk)),
+                    }
                 }
                 break;
             }
@@ -364,6 +368,103 @@ fn cuts_deeper_in_places_and_batches_of_items_give_the_answer_of_one_thread() {
             assert!(depths >= 3, "{position}: items at {depths} depths");
             assert!(most >= 50, "{position}: at most {most} items");
         }
+    }
+}
+
+/// `--order best-first` (the default on boards of more than 16 cells with tables): plan, run
+/// and merge, bound after bound, search each root once (of those at one depth), closest to the
+/// goal first, every item after the whole walk. The bounds are `solve`'s, the solution as
+/// long (merge replays it), and no completed bound has more nodes than one thread's in the
+/// walk's order: fewer where the walk meets a root twice (without the pruning machine, and
+/// with a cut deeper in places). Refused, in one line, with `--all`, Manhattan or MTM.
+#[test]
+fn best_first_plans_give_an_optimal_answer_in_no_more_nodes() {
+    let batches = Way {
+        wanted: 100,
+        split: false,
+        batch: 100,
+    };
+    let deeper = Way {
+        wanted: 40,
+        split: true,
+        batch: 100,
+    };
+    let cases: [(&str, &[&str], Way, bool); 3] = [
+        (
+            "1fad0b47c653e892",
+            &["--heuristic", "5-5-5"],
+            batches,
+            false,
+        ),
+        (
+            "08ef1ab547d6329c",
+            &["--heuristic", "5-5-5", "--prune", "none"],
+            batches,
+            true,
+        ),
+        (
+            "08ef1ab547d6329c",
+            &["--heuristic", "5-5-5", "--prune", "none"],
+            deeper,
+            true,
+        ),
+    ];
+    for (position, flags, way, merges) in cases {
+        let one = solve(position, flags);
+        let best = [flags, &["--order", "best-first"]].concat();
+        let (sharded, most, _) = shard(position, &best, way);
+        assert!(most >= 50, "{position} {flags:?}: at most {most} items");
+        let length = |line: &String| line.split(':').next().map(str::to_string);
+        let lines = |answer: &Answer| answer.lines.iter().map(length).collect::<Vec<_>>();
+        assert_eq!(lines(&sharded), lines(&one), "{position} {flags:?}");
+        let completed = one.nodes.len() - 1;
+        let (walk, best) = (&one.nodes[..completed], &sharded.nodes[..completed]);
+        assert!(
+            walk.iter().zip(best).all(|(w, b)| b <= w),
+            "{position} {flags:?}: {best:?} against {walk:?}"
+        );
+        assert_eq!(merges, best != walk, "{position} {flags:?}: {best:?}");
+    }
+    // Every item after the whole walk, and fewer items than the walk's with roots met twice.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("plan.json");
+    let out = path.to_str().expect("path");
+    let plan = |order: &str| {
+        let flags = ["--prune", "none", "--bound", "47+5", "--items", "300"];
+        let args = ["shard", "plan", "08ef1ab547d6329c", "--heuristic", "5-5-5"];
+        let said = ok(&[&args[..], &flags, &["--order", order, "--out", out]].concat());
+        (said, read_json(&path))
+    };
+    let (walk_said, walk) = plan("walk");
+    let (best_said, best) = plan("best-first");
+    assert!(best_said.contains(", best first; plan"), "{best_said}");
+    assert!(!walk_said.contains("best first"), "{walk_said}");
+    assert_eq!(best["order"], "best-first");
+    assert!(walk.get("order").is_none(), "the walk's order is left out");
+    let count = |plan: &Value| plan["items"].as_array().expect("items").len();
+    assert!(count(&best) < count(&walk), "{best_said} {walk_said}");
+    assert_eq!(best["above"], walk["above"]);
+    let items = best["items"].as_array().expect("items");
+    assert!(items.iter().all(|item| item["before"] == best["above"]));
+    for (flags, says) in [
+        (
+            &["--heuristic", "8", "--all"][..],
+            "would lose solutions of --all",
+        ),
+        (
+            &["--heuristic", "manhattan"],
+            "takes a --heuristic with tables",
+        ),
+        (&["--metric", "mtm"], "is for the single-tile metric"),
+    ] {
+        let args = ["shard", "plan", "867254301", "--order", "best-first"];
+        let (status, _, stderr) = run(&[&args[..], flags, &["--out", out]].concat());
+        assert_eq!(
+            (status, stderr.lines().count()),
+            (2, 1),
+            "{flags:?}: {stderr}"
+        );
+        assert!(stderr.contains(says), "{flags:?}: {stderr}");
     }
 }
 

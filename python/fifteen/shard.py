@@ -23,11 +23,13 @@ def shard_plan(
     prune=None,
     split=None,
     all=False,
+    order=None,
 ):
     """The plan of one bound of `position` (the first without `bound`, else as `solve`
     prints it: H+S, in MTM N) cut into at least `items` subtrees, as JSON text (`split`: the path of a JSON
-    list of places to cut deeper, as `fifteen shard plan --split`). Raises `NoSolution` for a
-    position that cannot reach the goal."""
+    list of places to cut deeper, as `fifteen shard plan --split`; `order`: "walk" or
+    "best-first", as `--order`). Raises `NoSolution` for a position that cannot reach the
+    goal."""
     words = position_words(position)
     words += flags(
         size=size,
@@ -42,6 +44,7 @@ def shard_plan(
         items=items,
         split=split,
         all=all,
+        order=order,
     )
     return _core.shard_plan(words)
 

@@ -1,9 +1,10 @@
 //! `fifteen shard plan | run | merge`: one bound of a search spread over processes or
 //! machines, with the answer of one thread. `plan` writes the bound's cut (the items of
-//! `engine::parallel`, in the engine's order) and what a worker must match to JSON; `run`
-//! searches one item and writes its result; `merge` reads the results and prints the bound's
-//! answer as `fifteen solve --threads 1` finds it, and the next bound to plan. In either metric
-//! and toward any goal: what a plan searches is [`super::shard_search`]'s.
+//! `engine::parallel`, in the engine's order or best first) and what a worker must match to
+//! JSON; `run` searches one item and writes its result; `merge` reads the results and prints
+//! the bound's answer as `fifteen solve --threads 1` finds it (best first: as one thread
+//! searching the plan's list), and the next bound to plan. In either metric and toward any
+//! goal: what a plan searches is [`super::shard_search`]'s.
 //!
 //! Plans and results are written atomically (a temporary file beside the target, then
 //! renamed), and a result is the same bytes for the same plan and item, so a task run twice,
@@ -38,7 +39,8 @@ pub struct ShardArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ShardCommand {
-    /// Cut one bound of a search into items (subtrees in the engine's order) and write the plan.
+    /// Cut one bound of a search into items (subtrees in the engine's order, or best first) and
+    /// write the plan.
     Plan(PlanArgs),
     /// Search one item of a plan and write its result.
     Run(RunArgs),
@@ -93,9 +95,55 @@ pub struct PlanArgs {
     #[arg(long)]
     pub all: bool,
 
+    /// The items' order: `walk` (the engine's) or `best-first` (each root kept once, closest
+    /// to the goal by the tables first, as `solve` searches 24-puzzles' long bounds). Default:
+    /// best first on boards of more than 16 cells with tables, without `--all`; else the walk.
+    #[arg(long, value_enum)]
+    pub order: Option<Order>,
+
     /// Where to write the plan (JSON).
     #[arg(long, value_name = "PLAN.json")]
     pub out: PathBuf,
+}
+
+/// The order of a plan's items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Order {
+    /// The engine's walk: the order of one thread's search.
+    Walk,
+    /// [`parallel::best_first`]: each root kept once, closest to the goal first.
+    BestFirst,
+}
+
+impl Order {
+    /// The order of a plan in `metric`, with tables or not, `all` or not, on `board`: the one
+    /// `given` (best first refused where it cannot be), else the default.
+    fn of(
+        given: Option<Order>,
+        metric: Metric,
+        (has_tables, all): (bool, bool),
+        board: Board,
+    ) -> Result<Order, Failure> {
+        let why_not = if metric != Metric::Stm {
+            Some("--order best-first is for the single-tile metric")
+        } else if !has_tables {
+            Some("--order best-first orders the items by the tables: it takes a --heuristic with tables")
+        } else if all {
+            Some("--order best-first keeps each root once and would lose solutions of --all")
+        } else {
+            None
+        };
+        let can = why_not.is_none();
+        match (given, why_not) {
+            (Some(Order::BestFirst), Some(why)) => Err(bad(why)),
+            (Some(order), _) => Ok(order),
+            (None, _) if can && crate::engine::best_first_after(board) != u64::MAX => {
+                Ok(Order::BestFirst)
+            }
+            (None, _) => Ok(Order::Walk),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -171,6 +219,9 @@ pub struct Plan {
     pub next: Option<u32>,
     /// Every solution (items searched to the end), or the first.
     pub all: bool,
+    /// The items' order (absent: the walk's); best first, every item's `before` is `above`.
+    #[serde(default = "walk", skip_serializing_if = "is_walk")]
+    pub order: Order,
     /// Nodes generated above the cut (the root not counted).
     pub above: u64,
     pub items: Vec<PlanItem>,
@@ -229,6 +280,14 @@ pub struct ShardResult {
 
 fn is_stm(metric: &Metric) -> bool {
     *metric == Metric::Stm
+}
+
+fn walk() -> Order {
+    Order::Walk
+}
+
+fn is_walk(order: &Order) -> bool {
+    *order == Order::Walk
 }
 
 pub fn run(args: &ShardArgs) -> Result<(), Failure> {
@@ -299,7 +358,7 @@ fn plan(args: &PlanArgs) -> Result<(), Failure> {
     let depth = plan.items.iter().map(|i| i.moves.len()).max().unwrap_or(0);
     writeln!(
         super::out(),
-        "bound {}: {} at depth {depth} ({subtrees} subtrees, {} solutions above the cut), {} nodes above the cut; plan {} in {}",
+        "bound {}: {} at depth {depth} ({subtrees} subtrees, {} solutions above the cut), {} nodes above the cut{}; plan {} in {}",
         plan.bound,
         match plan.items.len() {
             1 => "1 item".to_string(),
@@ -307,6 +366,10 @@ fn plan(args: &PlanArgs) -> Result<(), Failure> {
         },
         plan.items.len() - subtrees,
         plan.above,
+        match plan.order {
+            Order::Walk => "",
+            Order::BestFirst => ", best first",
+        },
         plan.id,
         args.out.display()
     )?;
@@ -350,7 +413,11 @@ pub fn make_plan(args: &PlanArgs) -> Result<Plan, Failure> {
     }
     let wanted = args.items as usize;
     let bound = ((happy, sad), args.all);
-    let (above, next, items) = searcher.cut(engine, searched, bound, wanted, &splits)?;
+    let tables = (searcher.has_tables(), args.all);
+    let order = Order::of(args.order, args.metric, tables, searched.board())?;
+    let best_first = order == Order::BestFirst;
+    let (above, next, items) =
+        searcher.cut(engine, searched, bound, (wanted, best_first), &splits)?;
     if let Some(damage) = searcher.damage() {
         return Err(bad(damage));
     }
@@ -383,6 +450,7 @@ pub fn make_plan(args: &PlanArgs) -> Result<Plan, Failure> {
         estimate,
         next,
         all: args.all,
+        order,
         above,
         items,
     };

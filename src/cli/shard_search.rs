@@ -11,7 +11,7 @@
 
 use super::shard::PlanItem;
 use super::{Failure, HeuristicArgs};
-use crate::engine::parallel::{Found, Kind};
+use crate::engine::parallel::{self, Found, Kind};
 use crate::engine::{shard, EngineKind, Stop};
 use crate::goal::Goal;
 use crate::heuristic::store::Choice;
@@ -146,6 +146,11 @@ impl Searcher {
         crcs.iter().map(|crc| format!("{crc:08x}")).collect()
     }
 
+    /// Whether it reads pattern databases (the single-tile metric's tables).
+    pub fn has_tables(&self) -> bool {
+        matches!(self, Searcher::Stm(heuristic, _) if heuristic.has_tables())
+    }
+
     /// The duplicate pruning searched with.
     pub fn prune(&self) -> Prune {
         let (Searcher::Stm(_, machine) | Searcher::Mtm(_, machine)) = self;
@@ -172,22 +177,26 @@ impl Searcher {
     }
 
     /// The cut of the bound `(happy, sad)` (MTM: `happy`) from `start` by the engine `kind`,
-    /// with at least `wanted` subtrees where the tree has them, deeper where `splits` says: the
+    /// with at least `wanted` subtrees where the tree has them, deeper where `splits` says, in
+    /// the walk's order or (`best_first`, single-tile metric) [`parallel::best_first`]'s: the
     /// nodes above the cut, in MTM the least `g + h` cut off there, and the items.
     pub fn cut(
         &self,
         kind: EngineKind,
         start: &Position,
         ((happy, sad), all): ((u32, u32), bool),
-        wanted: usize,
+        (wanted, best_first): (usize, bool),
         splits: &shard::Splits,
     ) -> Result<(u64, Option<u32>, Vec<PlanItem>), Failure> {
         match self {
             Searcher::Stm(heuristic, machine) => {
                 let bound = (happy, sad);
-                let (above, items) =
+                let (above, mut items) =
                     shard::plan(kind, heuristic, machine, start, bound, wanted, splits)
                         .map_err(Failure::bad_input)?;
+                if best_first {
+                    items = parallel::best_first(heuristic, start, above, items);
+                }
                 let items = items.into_iter().map(|item| match item.kind {
                     Kind::Subtree(subtree) => {
                         (item.before, subtree.path, subtree.happy, subtree.sad)

@@ -230,14 +230,16 @@ pub fn search_bound<E: Splittable>(
 /// estimate), then by Manhattan distance, then in the walk's order. Every item comes after the
 /// whole walk (`before` = `above`).
 ///
-/// The subtrees of a cut all lie `d` moves from the start. Of the subtrees with the same root
-/// the one kept is the one whose path comes first in search order (by Knuth's direction codes,
-/// as [`prune::words`] orders words of one length), with its machine state. The first of the
-/// bound's solutions in search order, `S`, passes the cut at some root by the first of the
-/// shortest paths to it (an earlier or shorter one would give an earlier solution); that path
-/// has no forbidden word, so the walk met it, and it is the one kept, whose subtree goes on
-/// along `S`'s rest, which has none either. So the bound finds a solution exactly when the
-/// walk's order does, and one thread meets the same first one as many.
+/// Of the subtrees with the same root at the same depth (a plain cut puts them all at one
+/// depth; `fifteen shard plan --split` goes deeper in places) the one kept is the one whose
+/// path comes first in search order (by Knuth's direction codes, as [`prune::words`] orders
+/// words of one length), with its machine state. The first of the bound's solutions in search
+/// order, `S`, passes the cut at some root `r`, `d` moves deep. Another path to `r` that ends
+/// an item `d` moves deep and comes first would give an earlier solution (with a forbidden
+/// word, an equivalent path earlier still, or a shorter solution, which the bounds before
+/// rule out), so `S`'s path to `r` is the one kept, whose subtree goes on along `S`'s rest.
+/// So the bound finds a solution exactly when the walk's order does, and one thread meets the
+/// same first one as many.
 ///
 /// Measured on Korf & Felner's five quickest (6-6-6-6, one thread, best first from the bound
 /// after one of 2 M nodes on): 633.9 M nodes in the walk's order; best first with cuts of
@@ -264,11 +266,11 @@ pub fn best_first(
     };
     let mut solutions = Vec::new();
     let mut kept: Vec<Subtree> = Vec::new();
-    let mut kept_at: HashMap<Position, usize> = HashMap::new();
+    let mut kept_at: HashMap<(Position, usize), usize> = HashMap::new();
     for item in items {
         match item.kind {
             Kind::Solution(moves) => solutions.push(Kind::Solution(moves)),
-            Kind::Subtree(subtree) => match kept_at.entry(subtree.root) {
+            Kind::Subtree(subtree) => match kept_at.entry((subtree.root, subtree.path.len())) {
                 Entry::Occupied(i) => {
                     let other = &mut kept[*i.get()];
                     if spelled(&subtree.path) < spelled(&other.path) {
