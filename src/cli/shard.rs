@@ -107,10 +107,11 @@ pub struct PlanArgs {
 }
 
 /// The order of a plan's items.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Order {
     /// The engine's walk: the order of one thread's search.
+    #[default]
     Walk,
     /// [`parallel::best_first`]: each root kept once, closest to the goal first.
     BestFirst,
@@ -134,11 +135,10 @@ impl Order {
         } else {
             None
         };
-        let can = why_not.is_none();
         match (given, why_not) {
             (Some(Order::BestFirst), Some(why)) => Err(bad(why)),
             (Some(order), _) => Ok(order),
-            (None, _) if can && crate::engine::best_first_after(board) != u64::MAX => {
+            (None, None) if crate::engine::best_first_after(board) != u64::MAX => {
                 Ok(Order::BestFirst)
             }
             (None, _) => Ok(Order::Walk),
@@ -220,7 +220,7 @@ pub struct Plan {
     /// Every solution (items searched to the end), or the first.
     pub all: bool,
     /// The items' order (absent: the walk's); best first, every item's `before` is `above`.
-    #[serde(default = "walk", skip_serializing_if = "is_walk")]
+    #[serde(default, skip_serializing_if = "is_walk")]
     pub order: Order,
     /// Nodes generated above the cut (the root not counted).
     pub above: u64,
@@ -280,10 +280,6 @@ pub struct ShardResult {
 
 fn is_stm(metric: &Metric) -> bool {
     *metric == Metric::Stm
-}
-
-fn walk() -> Order {
-    Order::Walk
 }
 
 fn is_walk(order: &Order) -> bool {
