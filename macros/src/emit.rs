@@ -28,6 +28,8 @@
 //! correct on every cell but the blank's, whose content is never read. The loops that walk the
 //! duplicate-pruning machine (`run_pruned`, `run_tables`) also keep `m`, the machine's state
 //! after the path, and stack it with `t`: a move the machine refuses is neither made nor counted.
+//! With pattern databases, `happy - sad` is the estimate of the node (the search starts each
+//! root so, and every move keeps it), so the loop reads the node's estimate off `t`.
 
 use crate::skeleton::{self, field, ident, Fact, Field, Local, Loop};
 use crate::table::{Action, StateKey, Table};
@@ -129,7 +131,8 @@ pub enum Variant {
     Pruned,
     /// Counts, and decides happy or sad by pattern databases instead of the constant masks:
     /// `db.look` gives the lookups' values after the move and their entries (one per half),
-    /// the move is happy when their estimate drops, and the values before each move are
+    /// the move is happy when their estimate drops below the node's (which `t` gives: its happy
+    /// moves left less its sad ones), and the values before each move are
     /// stacked with `t` (`vs`). The lookups' entries (`entries`) are kept
     /// up to date: a move made commits its new ones and stacks the old ones with the piece it
     /// pushed (`es`, `ps`), an undo restores them. Walks the pruning machine as
@@ -207,6 +210,14 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
             if variant.looks_up() {
                 let neighbour_u8 = neighbour as u8;
                 let vertical = key.d % 2 == 1;
+                // A square board's columns let `look` specialise its frames; 0 for any board.
+                let shape = table.shape;
+                let square = if shape.rows == shape.cols {
+                    shape.cols
+                } else {
+                    0
+                };
+                let cols = proc_macro2::Literal::usize_unsuffixed(square);
                 let [tables, values, changed] =
                     ["Tables", "Values", "Changed"].map(|name| variant.lookup_type(name));
                 return quote! {
@@ -221,8 +232,11 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
                         let the_move = (piece, #neighbour_u8, #cell_u8);
                         // (With no sad move left, a catalogue may stop at the first lookup
                         // that makes the move sad.)
-                        let (after, changed) = db.look::<#vertical>(values, &entries, &board, the_move, t <= SAD);
-                        (if #tables::happy(values, after) { 1 } else { SAD }, changed, after)
+                        let (after, changed) = db.look::<#vertical, #cols>(values, &entries, &board, the_move, t <= SAD);
+                        // The node's estimate, from `t`: a happy move spends a happy move
+                        // and lowers it by one, a sad one spends a sad move and raises it.
+                        let h = u32::from(t & 0xff).wrapping_sub(u32::from(t >> 8));
+                        (if #tables::happy(h, after) { 1 } else { SAD }, changed, after)
                     };
                     if t <= del {
                         if t == del {

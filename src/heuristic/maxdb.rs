@@ -256,10 +256,11 @@ impl CatalogueDb {
         self.estimate_tiles(position.tiles())
     }
 
-    /// Whether a move that changed the values from `before` to `after` is happy.
+    /// Whether a move with the values `after` after it is happy at a node whose estimate is
+    /// `h`.
     #[inline]
-    pub fn happy(before: Values, after: Values) -> bool {
-        after.h < before.h
+    pub fn happy(h: u32, after: Values) -> bool {
+        after.h < h
     }
 
     /// Looks up the move of `piece` from `from` into the blank at `to` (`VERTICAL` or not),
@@ -269,8 +270,10 @@ impl CatalogueDb {
     /// When `sad_refused` (no sad move is left), a lookup that rises in a sum as large as the
     /// estimate makes the move sad, and the search refuses it: the other lookups are not read,
     /// and the values returned are only good for saying it is sad.
+    /// (`COLS`, the board's columns, is the generated automaton's as for
+    /// [`super::pdb::PatternDb::look`]; not used here.)
     #[inline(never)]
-    pub fn look<const VERTICAL: bool>(
+    pub fn look<const VERTICAL: bool, const COLS: usize>(
         &self,
         values: Values,
         entries: &Entries,
@@ -372,8 +375,8 @@ impl CatalogueDb {
     ) -> (Values, Entries) {
         let the_move = (piece, from, to);
         let (after, changed) = match from.abs_diff(to) > 1 {
-            true => self.look::<true>(values, entries, board, the_move, false),
-            false => self.look::<false>(values, entries, board, the_move, false),
+            true => self.look::<true, 0>(values, entries, board, the_move, false),
+            false => self.look::<false, 0>(values, entries, board, the_move, false),
         };
         let mut entries = *entries;
         self.commit(&mut entries, piece, &changed);

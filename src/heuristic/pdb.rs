@@ -25,6 +25,16 @@
 //! with 6-6-3 in 1.10-1.16 s against 1.19-1.39 s, Korf & Felner's #25, #38 and #40 in 9.4-11.4
 //! s against 11.1-12.7 s (three interleaved rounds, one thread, the same nodes).
 //!
+//! The generated automaton also passes its square board's columns (`COLS`): the position's
+//! lookup then reads the passed cells without mapping them, and a move along a column of
+//! either frame passes exactly `COLS - 1` cells, none masked out
+//! (`Lookup::next_entry_square`). A value moves by one in its byte (an add or a subtract,
+//! not a byte replaced), and `look` no longer returns the table indices nobody read. With the
+//! automaton's happy test taking the node's estimate from its quota `t` instead of summing the
+//! values before the move (`macros/`), Korf & Felner's #40 took 4.84e9 instructions instead of
+//! 5.40e9 (the process, cachegrind; the same 9,430,030 nodes), and the five quickest 17.1-18.8
+//! s of CPU on one thread against 19.0-21.5 s (three interleaved rounds, 2026-11-29).
+//!
 //! Not here, measured:
 //! - (2026-11-26) the maximum over a second partition of the board (5x5 6-6-6-6 with a second
 //!   6-6-6-6 and its reflection, its lookups made only where the first partition does not
@@ -85,13 +95,11 @@ pub type Entries = [u64; LOOKUPS];
 /// The entries a move changed, as they were before it ([`PatternDb::commit`]): one a half.
 pub type Before = [u64; 2];
 
-/// What a move changes ([`PatternDb::look`]): the entries of the lookups it changes, after it,
-/// and their indices (in the order of the moved piece's lookups: one on the position, one on
-/// its reflection).
+/// What a move changes ([`PatternDb::look`]): the entries of the lookups it changes, after it
+/// (in the order of the moved piece's lookups: one on the position, one on its reflection).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Changed {
     entries: [u64; 2],
-    index: [u64; 2],
 }
 
 /// One lookup: a table, and which pieces stand for its slots.
@@ -248,6 +256,46 @@ impl Lookup {
         let occupied = (entry as u32) ^ (1 << (a & 31)) ^ (1 << (b & 31));
         rank << 32 | u64::from(occupied)
     }
+
+    /// [`Lookup::next_entry`] on a square board of `COLS` columns, in the position's frame
+    /// (the identity: no cell mapped) or the reflection's (`TRANSPOSED`). A move along a
+    /// column of the frame passes exactly `COLS - 1` cells, so none is masked out.
+    #[inline(always)]
+    pub(super) fn next_entry_square<const COLS: usize, const TRANSPOSED: bool>(
+        &self,
+        probe: &Probe,
+        entry: u64,
+        board: &Board32,
+        (from, to, column): Move,
+    ) -> u64 {
+        let (s, w) = (probe.slot, probe.weight);
+        let frame = |cell: u8| match TRANSPOSED {
+            true => self.map[usize::from(cell & 31)],
+            false => cell,
+        };
+        let (a, b) = (frame(from), frame(to));
+        let low = usize::from(a.min(b));
+        let mut passed = 0u64;
+        if column {
+            for k in 1..COLS {
+                let cell = match TRANSPOSED {
+                    true => self.unmap[(low + k) & 31],
+                    false => (low + k) as u8,
+                };
+                let other = usize::from(board[usize::from(cell & 31)] & 31);
+                let change = select_unpredictable(
+                    self.after[other] <= s,
+                    self.weight[other].wrapping_neg(),
+                    w,
+                );
+                passed = passed.wrapping_add(change);
+            }
+        }
+        let passed = select_unpredictable(b > a, passed, passed.wrapping_neg());
+        let rank = (entry >> 32).wrapping_add(passed);
+        let occupied = (entry as u32) ^ (1 << (a & 31)) ^ (1 << (b & 31));
+        rank << 32 | u64::from(occupied)
+    }
 }
 
 /// The tables of a partition, ready for lookups.
@@ -373,10 +421,11 @@ impl PatternDb {
         Self::estimate(self.values(&at, blank))
     }
 
-    /// Whether a move that changed the lookups' values from `before` to `after` is happy.
+    /// Whether a move with the lookups' values `after` after it is happy at a node whose
+    /// estimate is `h`.
     #[inline]
-    pub fn happy(before: Values, after: Values) -> bool {
-        Self::estimate(after) < Self::estimate(before)
+    pub fn happy(h: u32, after: Values) -> bool {
+        Self::estimate(after) < h
     }
 
     /// The lookups' values and entries after `piece` moves from `from` into the blank at `to`,
@@ -389,13 +438,32 @@ impl PatternDb {
         board: &Board32,
         (piece, from, to): (u8, u8, u8),
     ) -> (Values, Entries) {
-        let (after, changed) = match from.abs_diff(to) > 1 {
-            true => self.look::<true>(values, entries, board, (piece, from, to), false),
-            false => self.look::<false>(values, entries, board, (piece, from, to), false),
+        let the_move = (piece, from, to);
+        let (v, e, b) = (values, entries, board);
+        // The square boards with tables as the generated automaton looks them up; any other
+        // the general way.
+        let (after, changed) = match (from.abs_diff(to) > 1, self.square_cols()) {
+            (true, 3) => self.look::<true, 3>(v, e, b, the_move, false),
+            (true, 4) => self.look::<true, 4>(v, e, b, the_move, false),
+            (true, 5) => self.look::<true, 5>(v, e, b, the_move, false),
+            (true, _) => self.look::<true, 0>(v, e, b, the_move, false),
+            (false, 3) => self.look::<false, 3>(v, e, b, the_move, false),
+            (false, 4) => self.look::<false, 4>(v, e, b, the_move, false),
+            (false, 5) => self.look::<false, 5>(v, e, b, the_move, false),
+            (false, _) => self.look::<false, 0>(v, e, b, the_move, false),
         };
         let mut entries = *entries;
         self.commit(&mut entries, piece, &changed);
         (after, entries)
+    }
+
+    /// The columns of a square board, or 0.
+    fn square_cols(&self) -> usize {
+        let board = self.partition.board();
+        match board.rows() == board.cols() {
+            true => board.cols(),
+            false => 0,
+        }
     }
 
     /// The probes of a move of `piece`.
@@ -407,48 +475,69 @@ impl PatternDb {
     }
 
     /// One probe of a move of a piece from `from` to the blank at `to`, along a column of the
-    /// probe's frame or not: the entry of its lookup after the move, that entry's index in
-    /// the table, and the probe's half of the values (`half`) with the lookup's value after
-    /// the move. (A probe of no lookup, which no partition makes, changes nothing.)
+    /// probe's frame or not: the entry of its lookup after the move, and the probe's half of
+    /// the values (`half`) with the lookup's value after the move. With `COLS` > 0 the board
+    /// is square with `COLS` columns and the frame the position's or, `TRANSPOSED`, the
+    /// reflection's ([`Lookup::next_entry_square`]); with 0, any board and frame. (A probe of
+    /// no lookup, which no partition makes, changes nothing.)
     #[inline(always)]
-    fn probe(
+    fn probe<const COLS: usize, const TRANSPOSED: bool>(
         &self,
         probe: &Probe,
         (entries, board): (&Entries, &Board32),
         (from, to, column): Move,
         half: u64,
-    ) -> (u64, u64, u64) {
+    ) -> (u64, u64) {
         let l = usize::from(probe.lookup);
         let (Some(lookup), Some(table)) = (
             self.lookups.get(l),
             self.tables.get(usize::from(probe.table)),
         ) else {
-            return (0, 0, half);
+            return (0, half);
         };
         let before = entries[l % LOOKUPS];
-        let entry = lookup.next_entry(probe, before, board, (from, to, column));
-        // The blank takes the piece's cell.
-        let blank = lookup.map[usize::from(from & 31)];
+        let the_move = (from, to, column);
+        let (entry, blank) = match (COLS, TRANSPOSED) {
+            (0, _) | (_, true) => (
+                match COLS {
+                    0 => lookup.next_entry(probe, before, board, the_move),
+                    _ => lookup.next_entry_square::<COLS, true>(probe, before, board, the_move),
+                },
+                // The blank takes the piece's cell.
+                lookup.map[usize::from(from & 31)],
+            ),
+            _ => (
+                lookup.next_entry_square::<COLS, false>(probe, before, board, the_move),
+                from,
+            ),
+        };
         let index = table.layout().index(entry >> 32, entry as u32, blank);
+        // The value moves by one: down or up by one in its byte (values stay below 255).
         let shift = probe.shift & 63;
         let old = (half >> shift) as u32 & 0xff;
-        let value = table.next_value(old, index);
-        let half = (half & !(0xff << shift)) | u64::from(value) << shift;
-        (entry, index, half)
+        let step = 1u64 << shift;
+        let half = select_unpredictable(
+            table.goes_down(old, index),
+            half.wrapping_sub(step),
+            half.wrapping_add(step),
+        );
+        (entry, half)
     }
 
     /// Looks up the move of `piece` from `from` into the blank at `to` (`VERTICAL` or not),
     /// given the lookups' values and entries before it and `board[cell]`, the piece on each
     /// cell but the blank's: the values after the move, and what it changes, for
-    /// [`PatternDb::commit`] if it is made. (Not inlined: the search loops call it from every
-    /// move state, and one copy of it keeps their code small.)
+    /// [`PatternDb::commit`] if it is made. `COLS` is the board's number of columns, or 0 for
+    /// any board (the generated automaton knows it, and passes it; see [`PatternDb::probe`]).
+    /// (Not inlined: the search loops call it from every move state, and one copy of it keeps
+    /// their code small.)
     ///
     /// The position's lookup (a piece's first probe) sees a vertical move along a column of its
     /// frame, the reflection's a horizontal one. A piece with a probe in each half (every piece
     /// of a square board's partition) has them by constant index, the position's in word 0
     /// (see `new`): without the iterators over one or two probes, 7% fewer instructions a node.
     #[inline(never)]
-    pub fn look<const VERTICAL: bool>(
+    pub fn look<const VERTICAL: bool, const COLS: usize>(
         &self,
         values: Values,
         entries: &Entries,
@@ -458,22 +547,20 @@ impl PatternDb {
     ) -> (Values, Changed) {
         let found = (entries, board);
         let piece = usize::from(piece & 31);
-        if self.probed[piece] == 2 {
+        if COLS > 0 && self.probed[piece] == 2 {
             // Written out: as a loop over the two, LLVM keeps the loop (1.7x the instructions).
             let probes = &self.probes[piece];
-            let (e0, i0, h0) = self.probe(&probes[0], found, (from, to, VERTICAL), values[0]);
-            let (e1, i1, h1) = self.probe(&probes[1], found, (from, to, !VERTICAL), values[1]);
-            let changed = Changed {
-                entries: [e0, e1],
-                index: [i0, i1],
-            };
-            return ([h0, h1], changed);
+            let (e0, h0) =
+                self.probe::<COLS, false>(&probes[0], found, (from, to, VERTICAL), values[0]);
+            let (e1, h1) =
+                self.probe::<COLS, true>(&probes[1], found, (from, to, !VERTICAL), values[1]);
+            return ([h0, h1], Changed { entries: [e0, e1] });
         }
         self.look_one::<VERTICAL>(values, found, (piece as u8, from, to))
     }
 
-    /// [`PatternDb::look`] for a piece with one probe or none (boards that are not square),
-    /// out of the way of the common case.
+    /// [`PatternDb::look`] for a piece with one probe or none (boards that are not square), or
+    /// on a board of columns not known (`COLS` = 0), out of the way of the common case.
     #[inline(never)]
     fn look_one<const VERTICAL: bool>(
         &self,
@@ -486,8 +573,8 @@ impl PatternDb {
         let probes = self.probes(piece).iter().zip([VERTICAL, !VERTICAL]);
         for (h, (probe, column)) in probes.enumerate() {
             let word = usize::from(probe.word & 1);
-            let probed = self.probe(probe, found, (from, to, column), after[word]);
-            (changed.entries[h], changed.index[h], after[word]) = probed;
+            let probed = self.probe::<0, false>(probe, found, (from, to, column), after[word]);
+            (changed.entries[h], after[word]) = probed;
         }
         (after, changed)
     }

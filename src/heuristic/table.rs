@@ -19,6 +19,7 @@ use super::bits::Bits;
 use super::grid::Grid;
 use super::placement::{mask, Layout};
 use crate::board::MAX_CELLS;
+use std::hint::select_unpredictable;
 use std::sync::Arc;
 
 /// The table of one group.
@@ -99,14 +100,19 @@ impl GroupTable {
     /// `before`, the value before it.
     #[inline]
     pub fn next_value(&self, before: u32, index: u64) -> u32 {
-        let down = before.wrapping_sub(1);
         // Without a branch: which way a move goes is as good as random.
-        let lower = (before > 0) & ((down >> 1) & 1 == self.bit(index));
-        if lower {
-            down
-        } else {
-            before + 1
-        }
+        select_unpredictable(
+            self.goes_down(before, index),
+            before.wrapping_sub(1),
+            before + 1,
+        )
+    }
+
+    /// Whether the value after a move that changes the group's entry to `index` is one less
+    /// than `before`, the value before it (else it is one more).
+    #[inline]
+    pub fn goes_down(&self, before: u32, index: u64) -> bool {
+        (before > 0) & ((before.wrapping_sub(1) >> 1) & 1 == self.bit(index))
     }
 
     /// The exact value of the group's pieces on `cells` with the blank on `blank`, by descent.
