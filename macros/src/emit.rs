@@ -230,7 +230,7 @@ fn state_code(table: &Table, key: StateKey, variant: Variant) -> TokenStream {
                     } else {
                         nodes = nodes.wrapping_add(1);
                         let the_move = (piece, #neighbour_u8, #cell_u8);
-                        // (With no sad move left, a catalogue may stop at the first lookup
+                        // (With no sad move left, the tables may stop at the first lookup
                         // that makes the move sad.)
                         let (after, changed) = db.look::<#vertical, #cols>(values, &entries, &board, the_move, t <= SAD);
                         // The node's estimate, from `t`: a happy move spends a happy move
