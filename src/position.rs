@@ -218,7 +218,7 @@ impl Position {
             let slot = seen
                 .get_mut(usize::from(t))
                 .filter(|_| usize::from(t) < board.cells())
-                .ok_or(PositionError::OutOfRange {
+                .ok_or_else(|| PositionError::OutOfRange {
                     tile: name(t),
                     board,
                 })?;
