@@ -26,7 +26,7 @@ use super::ida::{self, Pass};
 use super::steps::{Node, Stepped, Steps};
 use crate::board::Direction;
 use crate::engine::{Live, SearchOptions, Stop};
-use crate::heuristic::pdb::{piece_cells, Values};
+use crate::heuristic::pdb::{half_sum, piece_cells, Values};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune;
@@ -284,10 +284,9 @@ pub fn best_first(
             },
         }
     }
-    let sum = |half: u64| (half.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
     let closeness = |subtree: &Subtree| {
         let tables = match heuristic.tables() {
-            Some(_) => sum(subtree.values[0]) + sum(subtree.values[1]),
+            Some(_) => half_sum(subtree.values[0]) + half_sum(subtree.values[1]),
             None => heuristic.estimate(&subtree.root),
         };
         (tables, subtree.root.manhattan())

@@ -90,6 +90,12 @@ pub type Board32 = [u8; 32];
 /// from byte `MIRROR` on (word 1).
 pub type Values = [u64; 2];
 
+/// The sum of the values in one half of [`Values`] (each below 256, their sum too).
+#[inline(always)]
+pub fn half_sum(half: u64) -> u32 {
+    (half.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
 /// The most lookups of a partition: each group on the position and on its reflection.
 pub const LOOKUPS: usize = 2 * MAX_GROUPS;
 
@@ -252,12 +258,25 @@ impl Lookup {
         for k in 1..=PASSED * usize::from(column) {
             let cell = low + k;
             let other = usize::from(board[usize::from(self.unmap[cell & 31] & 31)] & 31);
-            // `-w_i` for an earlier slot (0 for a piece of another group, whose `after` is 0),
-            // `w_s` for a later one; without branches, which would go either way at random.
-            let change =
-                select_unpredictable(self.after[other] <= s, self.weight[other].wrapping_neg(), w);
+            let change = self.passing(other, s, w);
             passed = passed.wrapping_add(select_unpredictable(cell < high, change, 0));
         }
+        Self::moved(entry, (a, b), passed)
+    }
+
+    /// What passing `other`, the piece on a cell passed, adds to the rank of a move of the
+    /// piece of slot `s` and weight `w` upwards: `-w_i` for an earlier slot `i` (0 for a piece
+    /// of another group, whose `after` is 0), `w` for a later one; without branches, which
+    /// would go either way at random.
+    #[inline(always)]
+    fn passing(&self, other: usize, s: u8, w: u64) -> u64 {
+        select_unpredictable(self.after[other] <= s, self.weight[other].wrapping_neg(), w)
+    }
+
+    /// `entry` after its piece moves from cell `a` to cell `b` (of the lookup's frame),
+    /// `passed` the sum of [`Lookup::passing`] over the cells between them.
+    #[inline(always)]
+    fn moved(entry: u64, (a, b): (u8, u8), passed: u64) -> u64 {
         let passed = select_unpredictable(b > a, passed, passed.wrapping_neg());
         let rank = (entry >> 32).wrapping_add(passed);
         let occupied = (entry as u32) ^ (1 << (a & 31)) ^ (1 << (b & 31));
@@ -290,18 +309,10 @@ impl Lookup {
                     false => (low + k) as u8,
                 };
                 let other = usize::from(board[usize::from(cell & 31)] & 31);
-                let change = select_unpredictable(
-                    self.after[other] <= s,
-                    self.weight[other].wrapping_neg(),
-                    w,
-                );
-                passed = passed.wrapping_add(change);
+                passed = passed.wrapping_add(self.passing(other, s, w));
             }
         }
-        let passed = select_unpredictable(b > a, passed, passed.wrapping_neg());
-        let rank = (entry >> 32).wrapping_add(passed);
-        let occupied = (entry as u32) ^ (1 << (a & 31)) ^ (1 << (b & 31));
-        rank << 32 | u64::from(occupied)
+        Self::moved(entry, (a, b), passed)
     }
 }
 
@@ -413,8 +424,7 @@ impl PatternDb {
     /// The estimate from the lookups' values: the larger of the two sums.
     #[inline]
     pub fn estimate(values: Values) -> u32 {
-        let sum = |half: u64| (half.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
-        sum(values[0]).max(sum(values[1]))
+        half_sum(values[0]).max(half_sum(values[1]))
     }
 
     /// The estimate of a position, from scratch.
@@ -504,19 +514,14 @@ impl PatternDb {
         };
         let before = entries[l % LOOKUPS];
         let the_move = (from, to, column);
-        let (entry, blank) = match (COLS, TRANSPOSED) {
-            (0, _) | (_, true) => (
-                match COLS {
-                    0 => lookup.next_entry(probe, before, board, the_move),
-                    _ => lookup.next_entry_square::<COLS, true>(probe, before, board, the_move),
-                },
-                // The blank takes the piece's cell.
-                lookup.map[usize::from(from & 31)],
-            ),
-            _ => (
-                lookup.next_entry_square::<COLS, false>(probe, before, board, the_move),
-                from,
-            ),
+        let entry = match COLS {
+            0 => lookup.next_entry(probe, before, board, the_move),
+            _ => lookup.next_entry_square::<COLS, TRANSPOSED>(probe, before, board, the_move),
+        };
+        // The blank takes the piece's cell (unmapped in a square board's own frame).
+        let blank = match COLS > 0 && !TRANSPOSED {
+            true => from,
+            false => lookup.map[usize::from(from & 31)],
         };
         let index = table.layout().index(entry >> 32, entry as u32, blank);
         // The value moves by one: down or up by one in its byte (values stay below 255).
@@ -560,8 +565,8 @@ impl PatternDb {
             let probes = &self.probes[piece];
             let (e0, h0) =
                 self.probe::<COLS, false>(&probes[0], found, (from, to, VERTICAL), values[0]);
-            let sum = |half: u64| half.wrapping_mul(0x0101_0101_0101_0101) >> 56;
-            if sad_refused & (sum(h0) > sum(values[0])) & (sum(values[0]) >= sum(values[1])) {
+            let (before, other) = (half_sum(values[0]), half_sum(values[1]));
+            if sad_refused & (half_sum(h0) > before) & (before >= other) {
                 // The larger sum rose: the move is sad, and refused.
                 return ([h0, values[1]], Changed { entries: [e0, 0] });
             }
