@@ -12,7 +12,7 @@ use fifteen::engine::reference::{self, ReferenceIda};
 use fifteen::engine::Live;
 use fifteen::heuristic::partition::Partition;
 use fifteen::heuristic::pdb;
-use fifteen::heuristic::Heuristic;
+use fifteen::heuristic::{Heuristic, Kept};
 use fifteen::prune::Machine;
 use fifteen::{Board, Convention, Engine, Position, SearchOptions};
 use std::collections::HashMap;
@@ -318,6 +318,29 @@ impl Visit for BestFirstCut<'_> {
     }
 }
 
+/// The cut, as the walk met it and best first, of the bound four moves past `case`'s optimal
+/// length (tens of thousands of nodes), with at least 2,000 subtrees.
+fn cut_beyond(heuristic: &Heuristic, case: &Case) -> (u64, Vec<Item>, Vec<Item>) {
+    let cut = BestFirstCut {
+        heuristic,
+        start: case.position,
+        length: case.length as u32 + 4,
+        wanted: 2_000,
+    };
+    reference::visit_split(heuristic, &machine(), cut)
+}
+
+/// The subtrees among a cut's items.
+fn subtrees(items: &[Item]) -> Vec<Subtree> {
+    items
+        .iter()
+        .filter_map(|i| match &i.kind {
+            Kind::Subtree(s) => Some(s.clone()),
+            Kind::Solution(_) => None,
+        })
+        .collect()
+}
+
 /// The best-first cut keeps one subtree per root: the one whose path comes first in search
 /// order (by direction codes), with its machine state; it keeps every root, puts every item
 /// after the whole walk, and takes the subtrees by the least sum of the lookups' values, then
@@ -325,7 +348,6 @@ impl Visit for BestFirstCut<'_> {
 #[test]
 fn the_best_first_cut_keeps_the_first_path_to_each_root_and_orders_by_the_tables() {
     let heuristic = tables_5_5_5();
-    let machine = machine();
     let spelled = |start: &Position, path: &[u8]| {
         let mut at = *start;
         path.iter()
@@ -336,26 +358,10 @@ fn the_best_first_cut_keeps_the_first_path_to_each_root_and_orders_by_the_tables
             })
             .collect::<Vec<u8>>()
     };
-    let subtrees = |items: &[Item]| {
-        items
-            .iter()
-            .filter_map(|i| match &i.kind {
-                Kind::Subtree(s) => Some(s.clone()),
-                Kind::Solution(_) => None,
-            })
-            .collect::<Vec<Subtree>>()
-    };
     let mut merged = 0;
     for case in sizeable("4x4").iter().take(6) {
         let start = case.position;
-        let cut = BestFirstCut {
-            heuristic: &heuristic,
-            start,
-            // Four moves past the optimal length: a bound of tens of thousands of nodes.
-            length: case.length as u32 + 4,
-            wanted: 2_000,
-        };
-        let (above, walked, best) = reference::visit_split(&heuristic, &machine, cut);
+        let (above, walked, best) = cut_beyond(&heuristic, case);
         assert!(best.iter().all(|i| i.before == above));
         let (walked, best) = (subtrees(&walked), subtrees(&best));
         let mut first: HashMap<Position, (Vec<u8>, &Subtree)> = HashMap::new();
@@ -382,7 +388,10 @@ fn the_best_first_cut_keeps_the_first_path_to_each_root_and_orders_by_the_tables
         let sum = |v: u64| v.to_le_bytes().iter().map(|&b| u32::from(b)).sum::<u32>();
         let keys: Vec<(u32, usize)> = best
             .iter()
-            .map(|s| (sum(s.values[0]) + sum(s.values[1]), s.root.manhattan()))
+            .map(|s| match s.values {
+                Kept::Tables(v) => (sum(v[0]) + sum(v[1]), s.root.manhattan()),
+                other => panic!("{start:?}: the partition's values not kept: {other:?}"),
+            })
             .collect();
         assert!(
             keys.windows(2).all(|w| w[0] <= w[1]),
@@ -390,4 +399,63 @@ fn the_best_first_cut_keeps_the_first_path_to_each_root_and_orders_by_the_tables
         );
     }
     assert!(merged > 0, "no root was met twice");
+}
+
+/// With a catalogue the cut follows the catalogue's lookups move by move, as it does a
+/// partition's: each subtree starts with the catalogue's values at its root, equal to those
+/// found from scratch (before, the walk and each subtree's search found them by descent in
+/// every table, and a 24-puzzle best first with `small` took four times as long), and best
+/// first takes the subtrees by its estimate. Searched best first on one and two threads, the
+/// answer is the walk's: the same optimal length, and no completed bound with more nodes.
+#[test]
+fn a_catalogue_cut_keeps_each_subtrees_values_and_orders_by_its_estimate() {
+    use fifteen::heuristic::catalogue::Catalogue;
+    use fifteen::heuristic::maxdb;
+    let board = Board::new(4, 4).expect("a board");
+    let catalogue =
+        Catalogue::parse(board, "5-5-5+1-2-3-4-5/6-7-8-9-10/11-12-13-14-15").expect("a catalogue");
+    let heuristic = Heuristic::Catalogue(Arc::new(maxdb::build(&catalogue).expect("builds")));
+    let machine = machine();
+    for case in sizeable("4x4").iter().take(3) {
+        let start = case.position;
+        let (_, walked, best) = cut_beyond(&heuristic, case);
+        let walked = subtrees(&walked);
+        assert!(
+            walked.len() >= 2_000,
+            "{start:?}: {} subtrees",
+            walked.len()
+        );
+        for s in &walked {
+            assert!(matches!(s.values, Kept::Catalogue(_)), "{start:?}");
+            assert_eq!(s.values, heuristic.kept(&s.root), "{start:?} {:?}", s.path);
+        }
+        let keys: Vec<(Option<u32>, usize)> = subtrees(&best)
+            .iter()
+            .map(|s| (s.values.estimate(), s.root.manhattan()))
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{start:?}");
+
+        let options = |threads, best_first_after| SearchOptions {
+            heuristic: heuristic.clone(),
+            prune: machine.clone(),
+            threads,
+            best_first_after: Some(best_first_after),
+            ..SearchOptions::default()
+        };
+        let solve = |options: &SearchOptions| {
+            Automaton
+                .solve(&start, options, &mut |_| {})
+                .expect("solves")
+        };
+        let plain = solve(&options(1, u64::MAX));
+        for threads in [1, 2] {
+            let first = solve(&options(threads, 0));
+            assert_eq!(first.length(), Some(case.length), "{start:?}");
+            assert!(first.solutions[0].solves(&start), "{start:?}");
+            let pairs = plain.stats.completed_nodes();
+            for ((bound, walk), (_, cut)) in pairs.into_iter().zip(first.stats.completed_nodes()) {
+                assert!(cut <= walk, "{start:?} bound {bound}: {cut:?} > {walk:?}");
+            }
+        }
+    }
 }

@@ -26,8 +26,8 @@ use super::{
 };
 use crate::board::{Board, Direction};
 use crate::heuristic::maxdb::CatalogueDb;
-use crate::heuristic::pdb::{piece_cells, PatternDb, Values};
-use crate::heuristic::Heuristic;
+use crate::heuristic::pdb::{piece_cells, PatternDb};
+use crate::heuristic::{Heuristic, Kept};
 use crate::position::Position;
 use crate::prune;
 use std::time::Instant;
@@ -85,7 +85,7 @@ macro_rules! generated {
                 sad: u32,
             ) -> $module::State {
                 use $module::tailcode;
-                let t = self.prepare($ctx, $start, happy, sad, None);
+                let t = self.prepare($ctx, $start, happy, sad, Kept::Nothing);
                 let blank = $start.blank();
                 for d in Direction::ALL {
                     if let Some(state) = tailcode(blank, d.code()) {
@@ -104,7 +104,7 @@ macro_rules! generated {
 
             fn set_up_subtree(&mut self, $ctx: &$context, subtree: &Subtree) -> $module::State {
                 let (happy, sad) = (subtree.happy, subtree.sad);
-                let t = self.prepare($ctx, &subtree.root, happy, sad, Some(subtree.values));
+                let t = self.prepare($ctx, &subtree.root, happy, sad, subtree.values);
                 self.t = t;
                 self.m = subtree.machine;
                 let back = subtree.came.reverse().code();
@@ -151,7 +151,7 @@ macro_rules! generated {
                 $start: &Position,
                 happy: u32,
                 sad: u32,
-                $known: Option<Values>,
+                $known: Kept,
             ) -> $module::Quota {
                 use $module::{Quota, State, CELLS, SAD};
                 let t = Quota::try_from(happy).unwrap_or(Quota::MAX)
@@ -221,16 +221,21 @@ macro_rules! instantiate {
             generated!($tmodule, TablesMachine, PatternDb, |machine, db, start, known| {
                 let (at, blank) = piece_cells(start);
                 machine.entries = db.entries(&at);
-                machine.values = known.unwrap_or_else(|| db.values(&at, blank));
+                machine.values = match known {
+                    Kept::Tables(values) => values,
+                    _ => db.values(&at, blank),
+                };
                 // The root's tailcodes resume with the root's values.
                 machine.vs.fill(machine.values);
             }, |machine, db, prune, _count, state| machine.run_tables(db, prune.table(), state));
 
-            generated!($tmodule, CatalogueMachine, CatalogueDb, |machine, db, start, _known| {
-                // (The parallel search's subtrees carry no catalogue's values: found here.)
+            generated!($tmodule, CatalogueMachine, CatalogueDb, |machine, db, start, known| {
                 let (at, blank) = piece_cells(start);
                 machine.entries = db.entries(&at);
-                machine.values = db.values(&at, blank);
+                machine.values = match known {
+                    Kept::Catalogue(values) => values,
+                    _ => db.values(&at, blank),
+                };
                 machine.vs.fill(machine.values);
             }, |machine, db, prune, _count, state| machine.run_catalogue(db, prune.table(), state));
         )*

@@ -26,8 +26,8 @@ use super::ida::{self, Pass};
 use super::steps::{Node, Stepped, Steps};
 use crate::board::Direction;
 use crate::engine::{Live, SearchOptions, Stop};
-use crate::heuristic::pdb::{half_sum, piece_cells, Values};
-use crate::heuristic::Heuristic;
+use crate::heuristic::pdb::half_sum;
+use crate::heuristic::{Heuristic, Kept};
 use crate::position::Position;
 use crate::prune;
 use std::collections::hash_map::Entry;
@@ -47,8 +47,9 @@ pub struct Found {
 }
 
 /// The root of a subtree: the position there, the blank's last move, the moves that led there
-/// from the start, the happy and sad moves left, and (with pattern databases) the lookups'
-/// values there, so that the automaton need not find them from scratch.
+/// from the start, the happy and sad moves left, and (with pattern databases: a partition's
+/// or a catalogue's) the lookups' values there, so that the automaton need not find them from
+/// scratch.
 #[derive(Clone, Debug)]
 pub struct Subtree {
     pub root: Position,
@@ -56,7 +57,7 @@ pub struct Subtree {
     pub path: Vec<u8>,
     pub happy: u32,
     pub sad: u32,
-    pub values: Values,
+    pub values: Kept,
     /// The duplicate-pruning machine's state after `path`.
     pub machine: u32,
 }
@@ -128,17 +129,13 @@ pub fn cut_deeper(
     wanted: usize,
     deeper: &dyn Fn(&[u8]) -> u32,
 ) -> (u64, Vec<Item>) {
-    let (at, blank) = piece_cells(start);
-    let values = heuristic
-        .tables()
-        .map_or_else(Default::default, |db| db.values(&at, blank));
     let root = Subtree {
         root: *start,
         came: Direction::East,
         path: Vec::new(),
         happy,
         sad,
-        values,
+        values: heuristic.kept(start),
         machine: prune::Machine::START,
     };
     cut_below(engine, heuristic, &root, None, wanted, deeper)
@@ -148,8 +145,9 @@ pub fn cut_deeper(
 /// subtree's root, reached by `came`), at the shallowest depth that gives at least `wanted`
 /// subtrees (or none deeper): the nodes above it, counted from `root` as a search of it counts
 /// them, and its items, their paths from the start. The walk is the one IDA* pass
-/// ([`ida::cut`]) over the blank's steps in the engine's order, the partition's lookups
-/// followed move by move ([`Stepped`]) so that each subtree starts with its values; it lists
+/// ([`ida::cut`]) over the blank's steps in the engine's order, the lookups of the partition
+/// or the catalogue followed move by move ([`Stepped`]) so that each subtree starts with its
+/// values; it lists
 /// every item, even after a solution.
 fn cut_below(
     engine: &impl Splittable,
@@ -159,10 +157,6 @@ fn cut_below(
     wanted: usize,
     deeper: &dyn Fn(&[u8]) -> u32,
 ) -> (u64, Vec<Item>) {
-    let (at, _) = piece_cells(&root.root);
-    let entries = heuristic
-        .tables()
-        .map_or_else(Default::default, |db| db.entries(&at));
     let order = |came: Option<Direction>| engine.order(came);
     let tree = || {
         let estimate = Stepped::new(heuristic, root.root.board());
@@ -173,7 +167,7 @@ fn cut_below(
         came,
         h: root.happy - root.sad,
         machine: root.machine,
-        state: (root.values, entries),
+        state: Stepped::new(heuristic, root.root.board()).start(&root.root, root.values),
     };
     let walked = ida::cut(
         &tree,
@@ -285,9 +279,11 @@ pub fn best_first(
         }
     }
     let closeness = |subtree: &Subtree| {
-        let tables = match heuristic.tables() {
-            Some(_) => half_sum(subtree.values[0]) + half_sum(subtree.values[1]),
-            None => heuristic.estimate(&subtree.root),
+        let tables = match subtree.values {
+            Kept::Tables(values) => half_sum(values[0]) + half_sum(values[1]),
+            kept => kept
+                .estimate()
+                .unwrap_or_else(|| heuristic.estimate(&subtree.root)),
         };
         (tables, subtree.root.manhattan())
     };

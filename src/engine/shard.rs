@@ -10,7 +10,6 @@
 use super::parallel::{self, Found, Item, Kind, Splittable, Subtree, Visit};
 use super::{automaton, reference, EngineError, EngineKind, Stop};
 use crate::board::Board;
-use crate::heuristic::pdb::{piece_cells, PatternDb};
 use crate::heuristic::Heuristic;
 use crate::position::Position;
 use crate::prune::Machine;
@@ -197,14 +196,10 @@ pub fn subtree(
         came = Some(d);
     }
     let came = came?;
-    let values = heuristic.tables().map_or(Default::default(), |db| {
-        let (at, blank) = piece_cells(&root);
-        db.values(&at, blank)
-    });
-    let estimate = match heuristic.tables() {
-        Some(_) => PatternDb::estimate(values),
-        None => heuristic.estimate(&root),
-    };
+    let values = heuristic.kept(&root);
+    let estimate = values
+        .estimate()
+        .unwrap_or_else(|| heuristic.estimate(&root));
     (i64::from(estimate) == i64::from(happy) - i64::from(sad)).then(|| Subtree {
         root,
         came,

@@ -4,8 +4,9 @@
 //!
 //! A child's estimate comes from an [`Estimate`]: the reference engine's ([`Scratch`]: the
 //! Manhattan distance move by move, or the tables from scratch), or the cut's ([`Stepped`]: a
-//! partition's lookups followed move by move with [`PatternDb::step`], so that the automaton's
-//! subtrees start with their values instead of looking them up from scratch).
+//! partition's or a catalogue's lookups followed move by move with [`PatternDb::step`] or
+//! [`CatalogueDb::step`], so that the automaton's subtrees start with their values instead of
+//! finding them from scratch).
 //!
 //! Invariant: the tree's tiles are those of the node being expanded, and its path the pieces
 //! pushed to reach it (after the prefix it was made with); a node's `h` is the heuristic's
@@ -13,8 +14,9 @@
 
 use super::parallel::Subtree;
 use crate::board::{Board, Direction, MAX_CELLS};
-use crate::heuristic::pdb::{Entries, PatternDb, Values};
-use crate::heuristic::Heuristic;
+use crate::heuristic::maxdb::{self, CatalogueDb};
+use crate::heuristic::pdb::{piece_cells, Entries, PatternDb, Values};
+use crate::heuristic::{Heuristic, Kept};
 use crate::position::Position;
 use crate::prune;
 
@@ -33,8 +35,8 @@ pub trait Estimate {
         moved: (u8, usize, usize),
     ) -> (u32, Self::State);
 
-    /// The partition's lookups' values in `state` (none kept: the default).
-    fn values(state: &Self::State) -> Values;
+    /// The lookups' values in `state` (none kept: the reference engine's).
+    fn values(state: &Self::State) -> Kept;
 }
 
 /// The reference engine's estimate: the Manhattan distance move by move, or the tables' from
@@ -82,42 +84,65 @@ impl Estimate for Scratch<'_> {
         (after, ())
     }
 
-    fn values(_: &()) -> Values {
-        Values::default()
+    fn values(_: &()) -> Kept {
+        Kept::Nothing
     }
 }
 
-/// The cut's estimate: [`Scratch`]'s, except that a partition's lookups are followed move by
-/// move, their values and entries kept at each node.
+/// The cut's estimate: [`Scratch`]'s, except that the lookups of a partition or a catalogue
+/// are followed move by move, their values and entries kept at each node.
 pub struct Stepped<'a> {
     scratch: Scratch<'a>,
-    db: Option<&'a PatternDb>,
+    heuristic: &'a Heuristic,
     board: Board,
+}
+
+/// What a node of the cut keeps of the tables ([`Stepped`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Followed {
+    Nothing,
+    Tables(Values, Entries),
+    Catalogue(maxdb::Values, maxdb::Entries),
 }
 
 impl<'a> Stepped<'a> {
     pub fn new(heuristic: &'a Heuristic, board: Board) -> Stepped<'a> {
         Stepped {
             scratch: Scratch::new(heuristic, board),
-            db: heuristic.tables(),
+            heuristic,
             board,
+        }
+    }
+
+    /// What a node at `position` keeps, its values `kept` when they are the heuristic's (else
+    /// found from scratch).
+    pub fn start(&self, position: &Position, kept: Kept) -> Followed {
+        let (at, blank) = piece_cells(position);
+        match (self.heuristic, kept) {
+            (Heuristic::Manhattan, _) => Followed::Nothing,
+            (Heuristic::Tables(db), Kept::Tables(values)) => {
+                Followed::Tables(values, db.entries(&at))
+            }
+            (Heuristic::Tables(db), _) => Followed::Tables(db.values(&at, blank), db.entries(&at)),
+            (Heuristic::Catalogue(db), Kept::Catalogue(values)) => {
+                Followed::Catalogue(values, db.entries(&at))
+            }
+            (Heuristic::Catalogue(db), _) => {
+                Followed::Catalogue(db.values(&at, blank), db.entries(&at))
+            }
         }
     }
 }
 
 impl Estimate for Stepped<'_> {
-    type State = (Values, Entries);
+    type State = Followed;
 
     fn child(
         &self,
         tiles: &[u8],
-        (h, (values, entries)): (u32, &(Values, Entries)),
+        (h, followed): (u32, &Followed),
         (tile, from, to): (u8, usize, usize),
-    ) -> (u32, (Values, Entries)) {
-        let Some(db) = self.db else {
-            let (after, ()) = self.scratch.child(tiles, (h, &()), (tile, from, to));
-            return (after, (*values, *entries));
-        };
+    ) -> (u32, Followed) {
         // The piece on each cell, named by its home (the blank's cell holds 31).
         let mut pieces = [31; 32];
         for (cell, &t) in pieces.iter_mut().zip(tiles) {
@@ -126,12 +151,32 @@ impl Estimate for Stepped<'_> {
             }
         }
         let the_move = (self.board.home(tile) as u8, from as u8, to as u8);
-        let (values, entries) = db.step(*values, entries, &pieces, the_move);
-        (PatternDb::estimate(values), (values, entries))
+        match (self.heuristic, followed) {
+            (Heuristic::Tables(db), Followed::Tables(values, entries)) => {
+                let (values, entries) = db.step(*values, entries, &pieces, the_move);
+                (
+                    PatternDb::estimate(values),
+                    Followed::Tables(values, entries),
+                )
+            }
+            (Heuristic::Catalogue(db), Followed::Catalogue(values, entries)) => {
+                let (values, entries) = db.step(*values, entries, &pieces, the_move);
+                let h = CatalogueDb::estimate(values);
+                (h, Followed::Catalogue(values, entries))
+            }
+            _ => {
+                let (after, ()) = self.scratch.child(tiles, (h, &()), (tile, from, to));
+                (after, *followed)
+            }
+        }
     }
 
-    fn values((values, _): &(Values, Entries)) -> Values {
-        *values
+    fn values(followed: &Followed) -> Kept {
+        match followed {
+            Followed::Nothing => Kept::Nothing,
+            Followed::Tables(values, _) => Kept::Tables(*values),
+            Followed::Catalogue(values, _) => Kept::Catalogue(*values),
+        }
     }
 }
 
