@@ -117,19 +117,20 @@ impl<'a> Stepped<'a> {
     /// What a node at `position` keeps, its values `kept` when they are the heuristic's (else
     /// found from scratch).
     pub fn start(&self, position: &Position, kept: Kept) -> Followed {
-        let (at, blank) = piece_cells(position);
+        let kept = match (self.heuristic, kept) {
+            (Heuristic::Tables(_), Kept::Tables(_)) => kept,
+            (Heuristic::Catalogue(_), Kept::Catalogue(_)) => kept,
+            _ => self.heuristic.kept(position),
+        };
+        let (at, _) = piece_cells(position);
         match (self.heuristic, kept) {
-            (Heuristic::Manhattan, _) => Followed::Nothing,
             (Heuristic::Tables(db), Kept::Tables(values)) => {
                 Followed::Tables(values, db.entries(&at))
             }
-            (Heuristic::Tables(db), _) => Followed::Tables(db.values(&at, blank), db.entries(&at)),
             (Heuristic::Catalogue(db), Kept::Catalogue(values)) => {
                 Followed::Catalogue(values, db.entries(&at))
             }
-            (Heuristic::Catalogue(db), _) => {
-                Followed::Catalogue(db.values(&at, blank), db.entries(&at))
-            }
+            _ => Followed::Nothing,
         }
     }
 }
