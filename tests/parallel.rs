@@ -231,6 +231,34 @@ fn sizeable(board: &str) -> Vec<Case> {
     cases
 }
 
+/// The options of a search with `heuristic` and the best-first tests' machine on `threads`
+/// threads, searched best first from the bound after `best_first_after` nodes on.
+fn best_first_options(
+    heuristic: &Heuristic,
+    threads: usize,
+    best_first_after: u64,
+) -> SearchOptions {
+    SearchOptions {
+        heuristic: heuristic.clone(),
+        prune: machine(),
+        threads,
+        best_first_after: Some(best_first_after),
+        ..SearchOptions::default()
+    }
+}
+
+/// No completed bound of `best` (searched best first) took more nodes than in `walked` (the
+/// walk's order): the merged roots only take subtrees away.
+fn no_bound_grew(start: &Position, walked: &fifteen::SearchOutcome, best: &fifteen::SearchOutcome) {
+    let pairs = walked.stats.completed_nodes().into_iter();
+    for ((bound, plain), (_, first)) in pairs.zip(best.stats.completed_nodes()) {
+        assert!(
+            first <= plain,
+            "{start:?} bound {bound}: {first:?} > {plain:?}"
+        );
+    }
+}
+
 /// Bounds searched best first (every bound here, with `best_first_after: Some(0)`, though 4x4
 /// is never searched so by default): the optimal length, replayed; both engines node for node
 /// alike in every completed bound; the same answer on one, two and three threads; and no
@@ -239,13 +267,8 @@ fn sizeable(board: &str) -> Vec<Case> {
 #[test]
 fn best_first_bounds_are_optimal_and_one_answer_on_any_threads() {
     let heuristic = tables_5_5_5();
-    let options = |threads, best_first_after| SearchOptions {
-        heuristic: heuristic.clone(),
-        prune: machine(),
-        threads,
-        best_first_after: Some(best_first_after),
-        ..SearchOptions::default()
-    };
+    let options =
+        |threads, best_first_after| best_first_options(&heuristic, threads, best_first_after);
     let nodes =
         |o: &fifteen::SearchOutcome| o.stats.bounds.iter().map(|b| b.nodes).collect::<Vec<_>>();
     let mut fewer = 0;
@@ -258,17 +281,7 @@ fn best_first_bounds_are_optimal_and_one_answer_on_any_threads() {
         let best = solve(&Automaton, &options(1, 0));
         assert_eq!(best.length(), Some(case.length), "{start:?}");
         assert!(best.solutions[0].solves(start), "{start:?}");
-        for ((bound, plain), (_, first)) in walked
-            .stats
-            .completed_nodes()
-            .into_iter()
-            .zip(best.stats.completed_nodes())
-        {
-            assert!(
-                first <= plain,
-                "{start:?} bound {bound}: {first:?} > {plain:?}"
-            );
-        }
+        no_bound_grew(start, &walked, &best);
         fewer += usize::from(best.stats.nodes < walked.stats.nodes);
         // The reference engine walks in KORF0's order, and so meets other solutions first.
         let reference = solve(&ReferenceIda, &options(1, 0));
@@ -415,7 +428,6 @@ fn a_catalogue_cut_keeps_each_subtrees_values_and_orders_by_its_estimate() {
     let catalogue =
         Catalogue::parse(board, "5-5-5+1-2-3-4-5/6-7-8-9-10/11-12-13-14-15").expect("a catalogue");
     let heuristic = Heuristic::Catalogue(Arc::new(maxdb::build(&catalogue).expect("builds")));
-    let machine = machine();
     for case in sizeable("4x4").iter().take(3) {
         let start = case.position;
         let (_, walked, best) = cut_beyond(&heuristic, case);
@@ -435,27 +447,18 @@ fn a_catalogue_cut_keeps_each_subtrees_values_and_orders_by_its_estimate() {
             .collect();
         assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{start:?}");
 
-        let options = |threads, best_first_after| SearchOptions {
-            heuristic: heuristic.clone(),
-            prune: machine.clone(),
-            threads,
-            best_first_after: Some(best_first_after),
-            ..SearchOptions::default()
-        };
-        let solve = |options: &SearchOptions| {
+        let solve = |threads, best_first_after| {
+            let options = best_first_options(&heuristic, threads, best_first_after);
             Automaton
-                .solve(&start, options, &mut |_| {})
+                .solve(&start, &options, &mut |_| {})
                 .expect("solves")
         };
-        let plain = solve(&options(1, u64::MAX));
+        let walked = solve(1, u64::MAX);
         for threads in [1, 2] {
-            let first = solve(&options(threads, 0));
-            assert_eq!(first.length(), Some(case.length), "{start:?}");
-            assert!(first.solutions[0].solves(&start), "{start:?}");
-            let pairs = plain.stats.completed_nodes();
-            for ((bound, walk), (_, cut)) in pairs.into_iter().zip(first.stats.completed_nodes()) {
-                assert!(cut <= walk, "{start:?} bound {bound}: {cut:?} > {walk:?}");
-            }
+            let best = solve(threads, 0);
+            assert_eq!(best.length(), Some(case.length), "{start:?}");
+            assert!(best.solutions[0].solves(&start), "{start:?}");
+            no_bound_grew(&start, &walked, &best);
         }
     }
 }
